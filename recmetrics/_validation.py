@@ -1,0 +1,224 @@
+"""Input checking shared by every public function of :mod:`recmetrics`.
+
+Every check raises :class:`TypeError` (wrong kind of object) or
+:class:`ValueError` (right kind, wrong content) with a message that names the
+argument and says what was wrong, so that a bad call never produces a silent
+wrong number or a traceback from deep inside NumPy.
+"""
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable, Iterable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "as_numeric_array",
+    "check_same_length",
+    "check_k",
+    "check_ks",
+    "check_choice",
+    "check_positive_number",
+    "check_unique_items",
+    "check_fraction",
+]
+
+
+def _describe(x) -> str:
+    return type(x).__name__
+
+
+def as_numeric_array(
+    x,
+    name: str,
+    *,
+    ndim: int | tuple[int, ...] | None = None,
+    allow_empty: bool = False,
+    allow_nan: bool = False,
+    allow_inf: bool = False,
+    nonnegative: bool = False,
+    dtype=np.float64,
+) -> np.ndarray:
+    """Convert ``x`` to a finite numeric NumPy array or raise a clear error.
+
+    Parameters
+    ----------
+    x : array-like
+        The value to check.
+    name : str
+        The argument name used in error messages.
+    ndim : int or tuple of int, optional
+        Accepted number(s) of dimensions.
+    allow_empty : bool
+        Whether an array with no elements is accepted.
+    allow_nan, allow_inf : bool
+        Whether NaN / infinite values are accepted.
+    nonnegative : bool
+        Whether negative values are rejected.
+    dtype : numpy dtype
+        The dtype of the returned array.
+
+    Examples
+    --------
+    >>> as_numeric_array([1, 2.5], "y_true")
+    array([1. , 2.5])
+    >>> as_numeric_array([1, float("nan")], "y_pred")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_pred contains NaN at position 1; remove or impute missing values first
+    """
+    if x is None:
+        raise TypeError(f"{name} must be array-like of numbers, got None")
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be array-like of numbers, got a string")
+    if isinstance(x, (set, frozenset, dict)):
+        raise TypeError(f"{name} must be an ordered array-like of numbers, got {_describe(x)}")
+    if hasattr(x, "toarray") and hasattr(x, "nnz"):
+        raise TypeError(f"{name} must be a dense array here, got a scipy.sparse matrix")
+    try:
+        raw = np.asarray(x)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(f"{name} must be a rectangular array of numbers ({exc})") from None
+    if raw.dtype == object:
+        # Mixed Python objects: accept only real numbers (not None, not strings).
+        bad = next(
+            (v for v in raw.ravel() if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)),
+            None,
+        )
+        if bad is not None or any(v is None for v in raw.ravel()):
+            raise TypeError(
+                f"{name} must contain only numbers, found {bad!r} of type {_describe(bad)}"
+            )
+        raw = raw.astype(np.float64)
+    if raw.dtype.kind == "b":
+        raise TypeError(f"{name} must contain numbers, got booleans; convert with .astype(int) if intended")
+    if raw.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must contain only numbers, got dtype {raw.dtype}")
+    arr = raw.astype(dtype, copy=False)
+    if ndim is not None:
+        allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
+        if arr.ndim not in allowed:
+            want = " or ".join(f"{d}-D" for d in allowed)
+            raise ValueError(f"{name} must be {want}, got an array of shape {arr.shape}")
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"{name} is empty; at least one value is needed")
+    if arr.dtype.kind == "f":
+        if not allow_nan:
+            nan = np.isnan(arr)
+            if nan.any():
+                pos = _first_position(nan)
+                raise ValueError(
+                    f"{name} contains NaN at position {pos}; remove or impute missing values first"
+                )
+        if not allow_inf:
+            inf = np.isinf(arr)
+            if inf.any():
+                pos = _first_position(inf)
+                raise ValueError(f"{name} contains an infinite value at position {pos}")
+    if nonnegative:
+        neg = arr < 0
+        if neg.any():
+            pos = _first_position(neg)
+            raise ValueError(
+                f"{name} must be non-negative, found {arr[np.unravel_index(np.argmax(neg), arr.shape)]!r} at position {pos}"
+            )
+    return arr
+
+
+def _first_position(mask: np.ndarray):
+    idx = np.unravel_index(int(np.argmax(mask)), mask.shape)
+    return idx[0] if len(idx) == 1 else tuple(int(i) for i in idx)
+
+
+def check_same_length(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) -> None:
+    """Raise ``ValueError`` unless ``a`` and ``b`` have the same shape."""
+    if a.shape != b.shape:
+        raise ValueError(
+            f"{name_a} and {name_b} must have the same shape, got {a.shape} and {b.shape}"
+        )
+
+
+def check_k(k, name: str = "k", *, allow_none: bool = False) -> int | None:
+    """Return ``k`` as a Python int >= 1 or raise.
+
+    Examples
+    --------
+    >>> check_k(10)
+    10
+    >>> check_k(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be an integer >= 1, got 0
+    """
+    if k is None:
+        if allow_none:
+            return None
+        raise TypeError(f"{name} must be an integer >= 1, got None")
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (numbers.Integral,)):
+        if isinstance(k, float) and k.is_integer() and k >= 1:
+            return int(k)
+        raise TypeError(f"{name} must be an integer >= 1, got {k!r} of type {_describe(k)}")
+    if k < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {k}")
+    return int(k)
+
+
+def check_ks(ks, name: str = "k") -> list[int]:
+    """Accept one cutoff or an iterable of cutoffs; return a list of ints >= 1."""
+    if isinstance(ks, Iterable) and not isinstance(ks, (str, bytes)):
+        out = [check_k(k, name) for k in ks]
+        if not out:
+            raise ValueError(f"{name} is empty; give at least one cutoff")
+        return out
+    return [check_k(ks, name)]
+
+
+def check_choice(value, name: str, choices: Sequence) -> None:
+    """Raise ``ValueError`` unless ``value`` is one of ``choices``."""
+    if not isinstance(value, Hashable) or value not in choices:
+        opts = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be one of {opts}; got {value!r}")
+
+
+def check_positive_number(x, name: str, *, strict: bool = True) -> float:
+    """Return ``x`` as a float, > 0 (or >= 0 when ``strict`` is False)."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {x!r} of type {_describe(x)}")
+    x = float(x)
+    if not np.isfinite(x) or (x <= 0 if strict else x < 0):
+        bound = "> 0" if strict else ">= 0"
+        raise ValueError(f"{name} must be a finite number {bound}, got {x}")
+    return x
+
+
+def check_fraction(x, name: str) -> float:
+    """Return ``x`` as a float in [0, 1] or raise."""
+    x = check_positive_number(x, name, strict=False)
+    if x > 1:
+        raise ValueError(f"{name} must lie in [0, 1], got {x}")
+    return x
+
+
+def check_unique_items(items: Sequence, name: str) -> None:
+    """Raise ``ValueError`` if a ranked list repeats an item.
+
+    Examples
+    --------
+    >>> check_unique_items(["a", "b", "a"], "recommended")
+    Traceback (most recent call last):
+    ...
+    ValueError: recommended contains the item 'a' twice (positions 0 and 2); a ranked list must not repeat items
+    """
+    seen: dict = {}
+    for pos, item in enumerate(items):
+        try:
+            first = seen.setdefault(item, pos)
+        except TypeError:
+            raise TypeError(
+                f"{name} must contain hashable item ids, found {item!r} of type {_describe(item)}"
+            ) from None
+        if first != pos:
+            raise ValueError(
+                f"{name} contains the item {item!r} twice (positions {first} and {pos}); "
+                "a ranked list must not repeat items"
+            )
