@@ -51,8 +51,13 @@ def _users(users, n):
         raise ValueError(f"users must be 1-D, got an array of shape {u.shape}")
     if u.shape[0] != n:
         raise ValueError(f"users must have one entry per rating: got {u.shape[0]} users for {n} ratings")
-    if u.dtype.kind == "f" and np.isnan(u).any():
-        raise ValueError("users contains NaN; every rating needs a user id")
+    missing = np.asarray(pd.isna(u), dtype=bool)
+    if missing.any():
+        # pandas' groupby would silently drop these ratings from the per-user average.
+        pos = int(np.argmax(missing))
+        raise ValueError(
+            f"users contains a missing id (None or NaN) at position {pos}; every rating needs a user id"
+        )
     return u
 
 

@@ -131,3 +131,17 @@ def test_bad_options():
         rm.rmse([1], [1], clip=(5, 1))
     with pytest.raises(ValueError, match="min_ratings must be an integer >= 1"):
         rm.rmse([1], [1], users=["a"], average="user", min_ratings=0)
+
+
+@pytest.mark.parametrize("fn", [rm.rmse, rm.mae])
+@pytest.mark.parametrize(
+    "users",
+    [[None, "a", "a"], [1.0, float("nan"), 1.0], np.array(["a", None, "b"], dtype=object)],
+    ids=["None", "nan", "object-None"],
+)
+def test_missing_user_ids_raise_instead_of_being_dropped(fn, users):
+    # pandas' groupby drops missing keys; a per-user average must not silently lose ratings
+    with pytest.raises(ValueError, match="users contains a missing id"):
+        fn([1, 2, 3], [2, 2, 3], users=users, average="user")
+    with pytest.raises(ValueError, match="users contains a missing id"):
+        rm.rating_errors_by_user([1, 2, 3], [2, 2, 3], users=users)
