@@ -3,12 +3,54 @@
 The package behind the executable textbook *Evaluating Recommender Systems*.
 Not to be confused with the unrelated PyPI package ``recmetrics``.
 """
+from .curves import auc, break_even_point, precision_recall_curve, rank_loss, roc_curve, trapezoid_area
+from .dcg import cg, dcg, idcg, ndcg
+from .evaluate import evaluate
 from .rating import mae, rating_errors_by_user, rmse
 from .datasets import synthetic_ratings
+from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
+from .topn import (
+    arhr,
+    average_precision,
+    confusion,
+    f1,
+    f_score,
+    hit_ratio,
+    mrr,
+    precision,
+    recall,
+    reciprocal_rank,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Ranking",
+    "arhr",
+    "auc",
+    "break_even_point",
+    "precision_recall_curve",
+    "rank_loss",
+    "roc_curve",
+    "trapezoid_area",
+    "average_precision",
+    "cg",
+    "confusion",
+    "dcg",
+    "evaluate",
+    "f1",
+    "f_score",
+    "from_gains",
+    "from_lists",
+    "from_ranks",
+    "from_scores",
+    "hit_ratio",
+    "idcg",
+    "mrr",
+    "ndcg",
+    "precision",
+    "recall",
+    "reciprocal_rank",
     "mae",
     "rating_errors_by_user",
     "rmse",

@@ -1,0 +1,628 @@
+"""From scores, ranked lists or ranks to one representation of a ranking.
+
+Every Top-N metric of a user is a function of *where that user's relevant
+items sit in the ranking* (and, for graded relevance, of their gains): this is
+the ``M(R)`` of Krichene & Rendle. This module computes that once per call, for
+all users at once, and the metric modules (:mod:`recmetrics.topn`,
+:mod:`recmetrics.dcg`, :mod:`recmetrics.curves`) are small functions of it.
+
+The representation, :class:`Ranking`, stores one entry per relevant item
+(gain > 0), grouped by user in CSR fashion. For each entry it keeps the *tie
+group* the item falls in: ``start`` items are ranked strictly above the group,
+the group spans positions ``start + 1 .. start + size``, and it contains
+``group_rel`` relevant items, with ``rel_before`` relevant items strictly above
+it. Under a deterministic tie policy every group has size 1 and ``start + 1``
+is the item's rank. Under ``ties="expected"`` the item is equally likely to sit
+at any position of its group, and the metrics return their exact expectation
+over all orders of the tied items (McSherry & Najork, 2008). Items that are not
+ranked at all (a relevant item missing from a recommendation list) have
+``start = inf``.
+
+Input forms, all converging here:
+
+* a score matrix ``(n_users, n_items)`` with a relevance (gain) matrix of the
+  same shape, dense or :mod:`scipy.sparse`, and an optional mask of items to
+  exclude (:func:`from_scores`);
+* ranked recommendation lists with sets, or graded dicts, of relevant items
+  (:func:`from_lists`), including one list of gains in ranked order
+  (:func:`from_gains`);
+* the ranks of held-out items (:func:`from_ranks`).
+"""
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._validation import as_numeric_array, check_choice, check_unique_items
+
+__all__ = [
+    "Ranking",
+    "TIE_POLICIES",
+    "from_gains",
+    "from_lists",
+    "from_ranks",
+    "from_scores",
+    "as_ranking",
+]
+
+TIE_POLICIES = ("expected", "optimistic", "pessimistic", "trec_eval")
+
+# Work on at most this many matrix cells at a time when counting, so extra
+# memory stays bounded whatever the number of users.
+_CHUNK_CELLS = 4_000_000
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Where each user's relevant items sit in a ranking (see module docstring).
+
+    Attributes
+    ----------
+    indptr : ndarray of shape (n_users + 1,)
+        Entries of user ``u`` are ``indptr[u]:indptr[u + 1]``.
+    gain : ndarray of shape (nnz,)
+        Gain (relevance grade, > 0) of each relevant item.
+    start : ndarray of shape (nnz,)
+        Number of items ranked strictly above the item's tie group
+        (``inf`` when the item is not ranked at all).
+    size : ndarray of shape (nnz,)
+        Size of the tie group (1 when there is no tie).
+    group_rel : ndarray of shape (nnz,)
+        Number of relevant items in the tie group.
+    rel_before : ndarray of shape (nnz,)
+        Number of relevant items ranked strictly above the tie group.
+    n_ranked : ndarray of shape (n_users,)
+        Length of each user's ranking (list length, or catalogue size after
+        the mask for a full ranking).
+    n_items : ndarray of shape (n_users,) or None
+        Catalogue size of each user (after the mask); ``None`` when unknown
+        (ranked lists without a catalogue), which AUC and TN need.
+    """
+
+    indptr: np.ndarray
+    gain: np.ndarray
+    start: np.ndarray
+    size: np.ndarray
+    group_rel: np.ndarray
+    rel_before: np.ndarray
+    n_ranked: np.ndarray
+    n_items: np.ndarray | None = None
+
+    @property
+    def n_users(self) -> int:
+        return self.indptr.shape[0] - 1
+
+    @property
+    def n_relevant(self) -> np.ndarray:
+        """Number of relevant items of each user, ranked or not."""
+        return np.diff(self.indptr).astype(np.float64)
+
+    @property
+    def user(self) -> np.ndarray:
+        """User index of each entry."""
+        return np.repeat(np.arange(self.n_users), np.diff(self.indptr))
+
+    @property
+    def is_graded(self) -> bool:
+        return bool(np.any(self.gain != 1.0))
+
+    def per_user_sum(self, values: np.ndarray) -> np.ndarray:
+        """Sum entry values per user (vectorised)."""
+        return np.bincount(self.user, weights=values, minlength=self.n_users)
+
+    def ranks(self) -> np.ndarray:
+        """Ranks of the relevant items (1-based; ties resolved to the group's
+        mean position under ``ties='expected'``; ``inf`` if not ranked)."""
+        return self.start + (self.size + 1.0) / 2.0
+
+
+# --------------------------------------------------------------------------
+# builders
+def _from_entries(user, gain, start, size, group_rel, rel_before, n_users, n_ranked, n_items):
+    order = np.lexsort((start, user))
+    user = user[order]
+    counts = np.bincount(user, minlength=n_users)
+    indptr = np.zeros(n_users + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    f = lambda x: np.asarray(x, dtype=np.float64)[order]  # noqa: E731
+    return Ranking(
+        indptr=indptr,
+        gain=f(gain),
+        start=f(start),
+        size=f(size),
+        group_rel=f(group_rel),
+        rel_before=f(rel_before),
+        n_ranked=np.asarray(n_ranked, dtype=np.float64),
+        n_items=None if n_items is None else np.asarray(n_items, dtype=np.float64),
+    )
+
+
+def _deterministic(user, gain, rank, n_users, n_ranked, n_items):
+    """Entries with exact (distinct within user) ranks; ``inf`` = not ranked."""
+    rank = np.asarray(rank, dtype=np.float64)
+    order = np.lexsort((rank, user))
+    rel_before = np.empty(rank.shape[0], dtype=np.float64)
+    su = user[order]
+    first = np.searchsorted(su, su, side="left")
+    rel_before[order] = np.arange(rank.shape[0]) - first
+    ones = np.ones_like(rank)
+    return _from_entries(user, gain, rank - 1.0, ones, ones, rel_before, n_users, n_ranked, n_items)
+
+
+def from_ranks(ranks, n_items=None) -> Ranking:
+    """Ranking from the ranks of held-out relevant items.
+
+    Parameters
+    ----------
+    ranks : array-like of int, or sequence of array-likes of int
+        A 1-D array gives one relevant item per user (leave-one-out); a
+        sequence of 1-D arrays gives each user's relevant items. Ranks are
+        1-based and distinct within a user.
+    n_items : int or array-like of int, optional
+        Catalogue size (per user or shared). Needed by AUC and by the
+        true-negative count; ranks may not exceed it.
+
+    Examples
+    --------
+    >>> r = from_ranks([1, 3, 10], n_items=100)
+    >>> r.n_users, r.ranks().tolist()
+    (3, [1.0, 3.0, 10.0])
+    """
+    ragged = (
+        isinstance(ranks, Sequence)
+        and not isinstance(ranks, (str, bytes))
+        and len(ranks) > 0
+        and all(isinstance(x, (Sequence, np.ndarray)) and not isinstance(x, (str, bytes)) for x in ranks)
+    )
+    if ragged:
+        parts = [as_numeric_array(x, f"ranks[{u}]", ndim=1, allow_empty=True) for u, x in enumerate(ranks)]
+        lengths = np.array([p.shape[0] for p in parts], dtype=np.int64)
+        flat = np.concatenate(parts) if parts else np.zeros(0)
+        n_users = len(parts)
+    else:
+        flat = as_numeric_array(ranks, "ranks", ndim=1)
+        lengths = np.ones(flat.shape[0], dtype=np.int64)
+        n_users = flat.shape[0]
+    if np.any(flat != np.round(flat)):
+        raise ValueError("ranks must be integers (1-based positions)")
+    if np.any(flat < 1):
+        raise ValueError(f"ranks must be >= 1 (1-based), found {flat[flat < 1][0]:g}")
+    user = np.repeat(np.arange(n_users), lengths)
+    if n_items is not None:
+        n_arr = as_numeric_array(n_items, "n_items", ndim=(0, 1))
+        n_arr = np.broadcast_to(n_arr, (n_users,)).astype(np.float64)
+        if np.any(n_arr != np.round(n_arr)) or np.any(n_arr < 1):
+            raise ValueError("n_items must be a positive integer (catalogue size)")
+        over = flat > n_arr[user]
+        if np.any(over):
+            i = int(np.argmax(over))
+            raise ValueError(
+                f"ranks must be <= n_items: user {user[i]} has rank {flat[i]:g} > n_items={n_arr[user[i]]:g}"
+            )
+        n_ranked = n_arr
+    else:
+        n_arr = None
+        n_ranked = np.full(n_users, np.inf)
+    if ragged:
+        key = user * (flat.max() + 1 if flat.size else 1) + flat
+        if np.unique(key).shape[0] != key.shape[0]:
+            raise ValueError("ranks of one user must be distinct (two relevant items cannot share a rank)")
+    return _deterministic(user, np.ones_like(flat), flat, n_users, n_ranked, n_arr)
+
+
+def from_gains(gains) -> Ranking:
+    """Ranking of one user from the gains of the recommended items in ranked order.
+
+    The items with gain > 0 are the relevant ones; the catalogue is the list
+    itself, so the ideal order is the same gains sorted in decreasing order.
+
+    Examples
+    --------
+    >>> r = from_gains([3, 2, 3, 0, 1, 2])
+    >>> r.ranks().tolist(), r.gain.tolist()
+    ([1.0, 2.0, 3.0, 5.0, 6.0], [3.0, 2.0, 3.0, 1.0, 2.0])
+    """
+    g = as_numeric_array(gains, "gains", ndim=1, nonnegative=True)
+    pos = np.flatnonzero(g > 0)
+    n = g.shape[0]
+    return _deterministic(np.zeros(pos.shape[0], dtype=np.int64), g[pos], pos + 1.0, 1, [n], [n])
+
+
+def _relevant_mapping(rel, name):
+    """Return {item: gain > 0} from a set/list of ids or a dict of grades."""
+    if isinstance(rel, Mapping):
+        out = {}
+        for item, grade in rel.items():
+            if isinstance(grade, (bool, np.bool_)) or not isinstance(grade, numbers.Real):
+                raise TypeError(f"{name} grades must be numbers, got {grade!r} for item {item!r}")
+            if not np.isfinite(grade):
+                raise ValueError(f"{name} has a non-finite grade {grade!r} for item {item!r}")
+            if grade < 0:
+                raise ValueError(f"{name} grades must be non-negative, got {grade!r} for item {item!r}")
+            if grade > 0:
+                out[item] = float(grade)
+        return out
+    if isinstance(rel, (str, bytes)) or not hasattr(rel, "__iter__"):
+        raise TypeError(
+            f"{name} must be a set or list of relevant item ids, or a dict item -> grade; got {type(rel).__name__}"
+        )
+    items = list(rel)
+    if not isinstance(rel, (set, frozenset)):
+        check_unique_items(items, name)
+    return {item: 1.0 for item in items}
+
+
+def from_lists(recommended, relevant, n_items=None) -> Ranking:
+    """Ranking from ranked recommendation lists and relevant items.
+
+    Parameters
+    ----------
+    recommended : sequence of sequences of hashable
+        One ranked list of item ids per user (best first, no repeats).
+    relevant : sequence of (set, list or dict)
+        One collection of relevant item ids per user, or a dict
+        ``item -> grade`` (grades >= 0; grade 0 is not relevant). Relevant
+        items missing from the list count in ``|R|`` but are never retrieved.
+    n_items : int or sequence of int, optional
+        Catalogue size per user (or shared), for AUC and true negatives:
+        unlisted items are then taken as tied below the list.
+
+    Examples
+    --------
+    >>> r = from_lists([["a", "b", "x", "c"]], [{"a", "c", "z"}])
+    >>> r.ranks().tolist(), r.n_relevant.tolist()
+    ([1.0, 4.0, inf], [3.0])
+    """
+    if isinstance(recommended, (str, bytes)) or not isinstance(recommended, (Sequence, np.ndarray)):
+        raise TypeError("recommended must be a sequence of ranked lists")
+    if isinstance(relevant, (str, bytes)) or not isinstance(relevant, (Sequence, np.ndarray)):
+        raise TypeError("relevant must be a sequence of relevant-item collections, one per user")
+    n_users = len(recommended)
+    if n_users == 0:
+        raise ValueError("recommended is empty; at least one user is needed")
+    if len(relevant) != n_users:
+        raise ValueError(
+            f"recommended and relevant must have one entry per user, got {n_users} and {len(relevant)}"
+        )
+    users, gains, ranks, n_ranked = [], [], [], np.empty(n_users)
+    for u in range(n_users):  # conversion of Python objects; the metrics are vectorised
+        rec = recommended[u]
+        if isinstance(rec, (str, bytes)) or not isinstance(rec, (Sequence, np.ndarray)):
+            raise TypeError(f"recommended[{u}] must be a ranked list of item ids, got {type(rec).__name__}")
+        rec = list(rec)
+        check_unique_items(rec, f"recommended[{u}]" if n_users > 1 else "recommended")
+        pos = {item: i + 1 for i, item in enumerate(rec)}
+        rel = _relevant_mapping(relevant[u], f"relevant[{u}]" if n_users > 1 else "relevant")
+        n_ranked[u] = len(rec)
+        for item, g in rel.items():
+            users.append(u)
+            gains.append(g)
+            ranks.append(pos.get(item, np.inf))
+    if n_items is not None:
+        n_arr = np.broadcast_to(as_numeric_array(n_items, "n_items", ndim=(0, 1)), (n_users,)).astype(float)
+        short = n_arr < n_ranked
+        if np.any(short):
+            u = int(np.argmax(short))
+            raise ValueError(f"n_items={n_arr[u]:g} is smaller than the list of user {u} ({n_ranked[u]:g} items)")
+        nrel = np.bincount(np.asarray(users, dtype=np.int64), minlength=n_users)
+        unlisted_rel = np.bincount(
+            np.asarray(users, dtype=np.int64), weights=np.isinf(np.asarray(ranks, dtype=float)), minlength=n_users
+        )
+        if np.any(nrel - unlisted_rel + unlisted_rel > n_arr):
+            raise ValueError("a user has more relevant items than n_items")
+    else:
+        n_arr = None
+    user = np.asarray(users, dtype=np.int64)
+    return _deterministic(user, np.asarray(gains, dtype=float), np.asarray(ranks, dtype=float), n_users, n_ranked, n_arr)
+
+
+def _as_matrix(x, name, *, sparse_ok):
+    if sp.issparse(x):
+        if not sparse_ok:
+            raise TypeError(f"{name} must be a dense array (scores for every item), got a scipy.sparse matrix")
+        x = sp.csr_array(x)
+        if x.ndim != 2:
+            raise ValueError(f"{name} must be 2-D (n_users, n_items)")
+        data = as_numeric_array(x.data, name, ndim=1, allow_empty=True)
+        x = sp.csr_array((data, x.indices, x.indptr), shape=x.shape)
+        if x.shape[0] == 0 or x.shape[1] == 0:
+            raise ValueError(f"{name} is empty; at least one user and one item are needed")
+        return x
+    return as_numeric_array(x, name, ndim=2)
+
+
+def from_scores(y_true, y_score, *, mask=None, ties="expected") -> Ranking:
+    """Ranking of every user's catalogue by score.
+
+    Parameters
+    ----------
+    y_true : array-like or scipy.sparse of shape (n_users, n_items)
+        Gains (relevance grades, >= 0; 0 = not relevant).
+    y_score : array-like of shape (n_users, n_items)
+        Scores; higher ranks first. Finite values only.
+    mask : array-like or scipy.sparse of bool, shape (n_users, n_items), optional
+        Items to exclude from the ranking (for example the training
+        interactions). Excluded items are neither ranked nor relevant.
+    ties : {'expected', 'optimistic', 'pessimistic', 'trec_eval'}
+        How items with equal scores are ordered: ``'expected'`` averages every
+        metric over all orders of tied items (exactly, McSherry & Najork,
+        2008: deterministic and independent of input order);
+        ``'optimistic'`` puts relevant items first within a tie (higher gain
+        first); ``'pessimistic'`` puts them last (lower gain first);
+        ``'trec_eval'`` breaks ties by item index, higher index first, as
+        trec_eval breaks ties by document id in decreasing order.
+
+    Examples
+    --------
+    >>> r = from_scores([[0, 1, 1, 0]], [[0.9, 0.5, 0.5, 0.5]])
+    >>> r.start.tolist(), r.size.tolist(), r.group_rel.tolist()
+    ([1.0, 1.0], [3.0, 3.0], [2.0, 2.0])
+    >>> from_scores([[0, 1, 1, 0]], [[0.9, 0.5, 0.5, 0.5]], ties="pessimistic").ranks().tolist()
+    [3.0, 4.0]
+    """
+    check_choice(ties, "ties", TIE_POLICIES)
+    S = _as_matrix(y_score, "y_score", sparse_ok=False)
+    T = _as_matrix(y_true, "y_true", sparse_ok=True)
+    if T.shape != S.shape:
+        raise ValueError(f"y_true and y_score must have the same shape, got {T.shape} and {S.shape}")
+    n_users, n_cols = S.shape
+    if sp.issparse(T):
+        if np.any(T.data < 0):
+            raise ValueError(f"y_true must be non-negative (gains), found {T.data[T.data < 0][0]!r}")
+        coo = sp.coo_array(T)
+        keep = coo.data > 0
+        ru, rc, rg = coo.row[keep].astype(np.int64), coo.col[keep].astype(np.int64), coo.data[keep]
+    else:
+        if np.any(T < 0):
+            neg = np.argwhere(T < 0)[0]
+            raise ValueError(f"y_true must be non-negative (gains), found {T[tuple(neg)]!r} at {tuple(int(i) for i in neg)}")
+        ru, rc = np.nonzero(T > 0)
+        rg = T[ru, rc]
+    if mask is not None:
+        if sp.issparse(mask):
+            M = sp.csr_array(mask).astype(bool)
+            if M.shape != S.shape:
+                raise ValueError(f"mask must have the shape of y_score {S.shape}, got {M.shape}")
+            M = M.toarray()
+        else:
+            M = np.asarray(mask)
+            if M.shape != S.shape:
+                raise ValueError(f"mask must have the shape of y_score {S.shape}, got {M.shape}")
+            if M.dtype != bool:
+                if M.dtype.kind not in "iuf" or not np.isin(M, (0, 1)).all():
+                    raise TypeError("mask must be boolean (True = exclude the item)")
+                M = M.astype(bool)
+        keep = ~M[ru, rc]
+        ru, rc, rg = ru[keep], rc[keep], rg[keep]
+        n_items = (n_cols - M.sum(axis=1)).astype(np.float64)
+    else:
+        M = None
+        n_items = np.full(n_users, float(n_cols))
+    s = S[ru, rc]
+    # Count, for every relevant entry, the items scored strictly higher and
+    # equal (and, for trec_eval, equal with a higher index): chunked over
+    # entries so that at most _CHUNK_CELLS cells are compared at a time.
+    nnz = ru.shape[0]
+    greater = np.empty(nnz)
+    equal = np.empty(nnz)
+    eq_after = np.empty(nnz) if ties == "trec_eval" else None
+    step = max(1, _CHUNK_CELLS // max(n_cols, 1))
+    cols = np.arange(n_cols)
+    for lo in range(0, nnz, step):
+        hi = min(nnz, lo + step)
+        rows = S[ru[lo:hi]]
+        valid = True if M is None else ~M[ru[lo:hi]]
+        sv = s[lo:hi, None]
+        greater[lo:hi] = np.count_nonzero((rows > sv) & valid, axis=1)
+        eq = (rows == sv) & valid
+        equal[lo:hi] = np.count_nonzero(eq, axis=1)
+        if eq_after is not None:
+            eq_after[lo:hi] = np.count_nonzero(eq & (cols[None, :] > rc[lo:hi, None]), axis=1)
+    n_ranked = n_items
+    if ties == "expected":
+        # relevant items strictly above / tied, from the relevant entries alone
+        order = np.lexsort((-s, ru))
+        su, ss = ru[order], s[order]
+        new_user = np.r_[True, su[1:] != su[:-1]]
+        new_val = new_user | np.r_[True, ss[1:] != ss[:-1]]
+        grp = np.cumsum(new_val) - 1
+        grp_first = np.flatnonzero(new_val)
+        user_first = np.searchsorted(su, su, side="left")
+        c_sorted = np.bincount(grp)[grp]
+        h_sorted = grp_first[grp] - user_first
+        group_rel = np.empty(nnz)
+        rel_before = np.empty(nnz)
+        group_rel[order] = c_sorted
+        rel_before[order] = h_sorted
+        return _from_entries(ru, rg, greater, equal, group_rel, rel_before, n_users, n_ranked, n_items)
+    # deterministic policies: exact rank within the tie group
+    if ties == "trec_eval":
+        # tied relevant items with a higher column index come first too
+        rank = greater + eq_after + 1.0
+    else:
+        # position among the tied relevant items, by gain
+        sign = -1.0 if ties == "optimistic" else 1.0
+        order = np.lexsort((rc, sign * rg, -s, ru))
+        su, ss = ru[order], s[order]
+        new_grp = np.r_[True, (su[1:] != su[:-1]) | (ss[1:] != ss[:-1])]
+        first = np.flatnonzero(new_grp)[np.cumsum(new_grp) - 1]
+        idx_sorted = np.arange(nnz) - first
+        within = np.empty(nnz)
+        within[order] = idx_sorted
+        if ties == "optimistic":
+            rank = greater + within + 1.0
+        else:
+            c = np.bincount(np.cumsum(new_grp) - 1)[np.cumsum(new_grp) - 1]
+            c_orig = np.empty(nnz)
+            c_orig[order] = c
+            rank = greater + (equal - c_orig) + within + 1.0
+    return _deterministic(ru, rg, rank, n_users, n_ranked, n_items)
+
+
+# --------------------------------------------------------------------------
+# dispatch used by every public metric
+def _is_listlike(x) -> bool:
+    return isinstance(x, (Sequence, np.ndarray)) and not isinstance(x, (str, bytes))
+
+
+def _is_relevant_collection(x) -> bool:
+    return isinstance(x, (set, frozenset, Mapping))
+
+
+def _rect_shape(x):
+    """Shape of x if it is a rectangular numeric table, else None."""
+    try:
+        arr = np.asarray(x)
+    except ValueError:
+        return None
+    if arr.dtype.kind not in "iufb":
+        return None
+    return arr.shape
+
+
+def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties="expected"):
+    """Convert any accepted input form to ``(Ranking, single_user)``.
+
+    ``single_user`` tells the caller to return a float rather than a mean over
+    users. See :mod:`recmetrics.ranking` for the forms.
+    """
+    check_choice(ties, "ties", TIE_POLICIES)
+    if isinstance(a, Ranking):
+        if b is not None or ranks is not None:
+            raise TypeError("pass either a Ranking or raw inputs, not both")
+        return a, False
+    if ranks is not None:
+        if a is not None or b is not None:
+            raise TypeError("pass either ranks= or (y_true, y_score) / (recommended, relevant), not both")
+        return from_ranks(ranks, n_items=n_items), False
+    if a is None:
+        raise TypeError("no input given: pass gains, (recommended, relevant), (y_true, y_score) or ranks=")
+    if sp.issparse(a) or (isinstance(a, np.ndarray) and a.ndim == 2):
+        if b is None:
+            raise TypeError("y_score is missing: a 2-D y_true needs a score matrix of the same shape")
+        return from_scores(a, b, mask=mask, ties=ties), False
+    if b is None:
+        if mask is not None:
+            raise TypeError("mask applies only to score matrices")
+        if _is_listlike(a) and len(a) > 0 and _is_listlike(a[0]):
+            raise TypeError("y_score is missing: a 2-D y_true needs a score matrix of the same shape")
+        r = from_gains(a)
+        if n_items is not None:
+            raise TypeError("n_items does not apply to a list of gains (the list is the catalogue)")
+        return r, True
+    if mask is not None:
+        raise TypeError("mask applies only to score matrices")
+    if _is_relevant_collection(b):
+        if not _is_listlike(a):
+            raise TypeError(f"recommended must be a ranked list of item ids, got {type(a).__name__}")
+        return from_lists([a], [b], n_items=n_items), True
+    if not _is_listlike(b):
+        raise TypeError(
+            "the second argument must be a score matrix, a set/dict of relevant items, "
+            f"or a list of them; got {type(b).__name__}"
+        )
+    if len(b) > 0 and all(_is_relevant_collection(x) for x in b):
+        return from_lists(a, b, n_items=n_items), False
+    if _rect_shape(a) is not None and _rect_shape(a) == _rect_shape(b) and len(_rect_shape(a)) == 2:
+        # two rectangular tables of the same shape: y_true and y_score
+        return from_scores(a, b, mask=mask, ties=ties), False
+    if isinstance(a, np.ndarray) and a.ndim == 2 or isinstance(b, np.ndarray) and b.ndim == 2:
+        return from_scores(a, b, mask=mask, ties=ties), False
+    a_nested = len(a) > 0 and all(_is_listlike(x) for x in a)
+    if not a_nested and not (len(b) and all(_is_listlike(x) for x in b)):
+        # one ranked list and a list of relevant ids (e.g. the sources' code)
+        return from_lists([list(a)], [list(b)], n_items=n_items), True
+    if a_nested and len(b) == len(a) and all(_is_listlike(x) or _is_relevant_collection(x) for x in b):
+        return from_lists(a, b, n_items=n_items), False
+    raise TypeError(
+        "could not read the inputs: give a list of gains; a ranked list and a set/dict of relevant items; "
+        "lists of both; or y_true and y_score matrices of shape (n_users, n_items)"
+    )
+
+
+# --------------------------------------------------------------------------
+# shared machinery of the metric functions
+NO_RELEVANT_POLICIES = ("zero", "skip", "raise")
+
+
+def prefix_table(f, upto: int) -> np.ndarray:
+    """``F[x] = sum_{i=1}^{x} f(i)`` for ``x = 0 .. upto`` (``F[0] = 0``)."""
+    upto = int(upto)
+    table = np.zeros(upto + 1)
+    if upto > 0:
+        np.cumsum(f(np.arange(1, upto + 1, dtype=np.float64)), out=table[1:])
+    return table
+
+
+def window(r: Ranking, k):
+    """Positions of each entry's tie group that fall within the cutoff.
+
+    Returns integer arrays ``lo, hi`` with the group's positions inside the
+    top ``k`` being ``lo + 1 .. hi`` (empty when ``hi == lo``); unranked
+    entries get ``lo = hi = 0``.
+    """
+    ranked = np.isfinite(r.start)
+    if k is None:
+        kk = np.inf
+    elif np.ndim(k) == 1:  # one cutoff per user
+        kk = np.asarray(k, dtype=np.float64)[r.user]
+    else:
+        kk = float(k)
+    lo = np.where(ranked, np.minimum(r.start, kk), 0.0)
+    hi = np.where(ranked, np.minimum(r.start + r.size, kk), 0.0)
+    return lo.astype(np.int64), hi.astype(np.int64)
+
+
+def expected_sum(r: Ranking, k, f, weights=None) -> np.ndarray:
+    """Per user: expected value of ``sum over relevant items of w * f(pos) * [pos <= k]``.
+
+    Each relevant item is uniformly distributed over the positions of its tie
+    group, so its expected ``f(pos)`` within the cutoff is the sum of ``f``
+    over the group's positions inside the cutoff, divided by the group size.
+    """
+    lo, hi = window(r, k)
+    table = prefix_table(f, hi.max(initial=0))  # noqa: E501
+    per_entry = (table[hi] - table[lo]) / r.size
+    if weights is not None:
+        per_entry = per_entry * weights
+    return r.per_user_sum(per_entry)
+
+
+def hits(r: Ranking, k) -> np.ndarray:
+    """Expected number of relevant items within the top ``k``, per user."""
+    lo, hi = window(r, k)
+    return r.per_user_sum((hi - lo) / r.size)
+
+
+def finish(values, r: Ranking, single: bool, *, no_relevant: str, per_user: bool, defined=None):
+    """Apply the no-relevant-items policy, then average over users (or not).
+
+    ``defined`` marks users for which the metric is defined (default: users
+    with at least one relevant item); the others get 0 (``'zero'``), are
+    left out (``'skip'``: NaN per user), or raise (``'raise'``).
+    """
+    check_choice(no_relevant, "no_relevant", NO_RELEVANT_POLICIES)
+    values = np.asarray(values, dtype=np.float64).copy()
+    if defined is None:
+        defined = r.n_relevant > 0
+    if not np.all(defined):
+        if no_relevant == "raise":
+            u = int(np.argmin(defined))
+            raise ValueError(
+                f"user {u} has no relevant item (or the metric is undefined for it); "
+                "pass no_relevant='zero' or 'skip' to allow this"
+            )
+        values[~defined] = 0.0 if no_relevant == "zero" else np.nan
+    if single:
+        return float(values[0])
+    if per_user:
+        return values
+    if no_relevant == "skip":
+        if not np.any(defined):
+            return float("nan")
+        return float(np.mean(values[defined]))
+    return float(np.mean(values))

@@ -1,0 +1,309 @@
+"""Top-N metrics: precision, recall, F-beta, hit ratio, ARHR, reciprocal rank, AP.
+
+Every function accepts the input forms of :mod:`recmetrics.ranking`:
+
+* ``f(gains)``: one ranked list of gains (teaching form);
+* ``f(recommended, relevant)``: one ranked list of item ids and a set (or a
+  graded dict) of relevant ids, or lists of both for many users;
+* ``f(y_true, y_score)``: relevance and score matrices ``(n_users, n_items)``
+  (scikit-learn's argument order), optionally with ``mask=``;
+* ``f(ranks=..., n_items=...)``: ranks of held-out items;
+
+and the keywords ``ties`` (how equal scores are ordered, default
+``'expected'``), ``no_relevant`` (``'zero'``, ``'skip'`` or ``'raise'`` for
+users without relevant items) and ``per_user`` (return one value per user
+instead of the mean). A single list returns a float.
+
+Notation: for one user, ``pos`` is the 1-based rank, ``|R|`` the number of
+relevant items, ``hits@k`` the number of relevant items in the top ``k``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.special import gammaln
+
+from ._validation import check_choice, check_k, check_positive_number
+from .ranking import as_ranking, expected_sum, finish, hits, window
+
+__all__ = [
+    "precision",
+    "recall",
+    "f_score",
+    "f1",
+    "hit_ratio",
+    "arhr",
+    "reciprocal_rank",
+    "mrr",
+    "average_precision",
+    "confusion",
+    "AP_DENOMINATORS",
+]
+
+AP_DENOMINATORS = ("relevant", "min", "k", "hits")
+
+
+def _rank(a, b, ranks, n_items, mask, ties, k, *, k_required=False):
+    k = check_k(k, allow_none=not k_required)
+    r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    return r, single, k
+
+
+def _cutoff_size(r, k):
+    """Number of recommendation slots: k, or the whole ranking when k is None."""
+    if k is None:
+        if np.any(~np.isfinite(r.n_ranked)):
+            raise ValueError("k is required when the length of the ranking is unknown (ranks without n_items)")
+        return r.n_ranked
+    return np.full(r.n_users, float(k))
+
+
+def precision(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
+              ties="expected", no_relevant="zero", per_user=False):
+    """Precision at k: the fraction of the top ``k`` that is relevant.
+
+    .. math:: \\mathrm{P@}k = \\frac{|\\{\\text{relevant items at } pos \\le k\\}|}{k}
+
+    The denominator is ``k`` even when fewer than ``k`` items were
+    recommended (as in trec_eval's ``P_k``). ``k=None`` uses the whole list.
+
+    Examples
+    --------
+    >>> precision([1, 0, 1, 1, 0], k=3)
+    0.6666666666666666
+    >>> precision([3, 4, 2, 1, 5], [1, 3, 5], k=5)
+    0.6
+    """
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    val = hits(r, k) / _cutoff_size(r, k)
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+def recall(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
+           ties="expected", no_relevant="zero", per_user=False):
+    """Recall at k: the fraction of the relevant items found in the top ``k``.
+
+    .. math:: \\mathrm{R@}k = \\frac{|\\{\\text{relevant items at } pos \\le k\\}|}{|R|}
+
+    Examples
+    --------
+    >>> recall(["a", "b", "x", "c"], {"a", "c", "z"}, k=2)
+    0.3333333333333333
+    """
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        val = hits(r, k) / r.n_relevant
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+def f_score(a=None, b=None, *, k=None, beta=1.0, ranks=None, n_items=None, mask=None,
+            ties="expected", no_relevant="zero", per_user=False):
+    """F-beta at k, the weighted harmonic mean of precision and recall.
+
+    .. math:: F_\\beta = \\frac{(1+\\beta^2)\\,P\\,R}{\\beta^2 P + R}
+
+    (0 when P = R = 0). ``beta > 1`` weighs recall more, ``beta < 1``
+    precision (van Rijsbergen, 1979).
+
+    Examples
+    --------
+    >>> f_score([1, 0, 1, 0], k=2)     # P = 1/2, R = 1/2
+    0.5
+    >>> round(f_score([1, 0, 1, 0, 0, 1], k=2, beta=2), 4)   # P = 1/2, R = 1/3
+    0.3571
+    """
+    beta = check_positive_number(beta, "beta")
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    h = hits(r, k)
+    p = h / _cutoff_size(r, k)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rec = h / r.n_relevant
+        b2 = beta * beta
+        val = np.where(p + rec > 0, (1 + b2) * p * rec / (b2 * p + rec), 0.0)
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+def f1(a=None, b=None, *, k=None, **kwargs):
+    """F1 at k: :func:`f_score` with ``beta=1``, ``2PR / (P + R)``.
+
+    Examples
+    --------
+    >>> f1([1, 1, 0, 0, 1], k=4)   # P = 2/4, R = 2/3
+    0.5714285714285715
+    """
+    return f_score(a, b, k=k, beta=1.0, **kwargs)
+
+
+def hit_ratio(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
+              ties="expected", no_relevant="zero", per_user=False):
+    """Hit ratio at k: 1 if at least one relevant item is in the top ``k``.
+
+    Averaged over users this is the HR@N of the sources, ``hits / |U|``
+    (Deshpande & Karypis, 2004). Under ``ties='expected'`` it is the
+    probability of a hit when ties are ordered at random.
+
+    Examples
+    --------
+    >>> hit_ratio([0, 0, 1], k=2), hit_ratio([0, 0, 1], k=3)
+    (0.0, 1.0)
+    """
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    lo, hi = window(r, k)
+    m, t, c = (hi - lo).astype(float), r.size, r.group_rel
+    # probability that at least one of the group's c relevant items lands in
+    # the m positions of the group inside the cutoff: 1 - C(t-m, c) / C(t, c)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        log_miss = (gammaln(t - m + 1) - gammaln(t - m - c + 1) - gammaln(t + 1) + gammaln(t - c + 1))
+        p = np.where(m <= 0, 0.0, np.where(t - m < c, 1.0, -np.expm1(log_miss)))
+    val = np.zeros(r.n_users)
+    np.maximum.at(val, r.user, p)
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+def arhr(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
+         ties="expected", no_relevant="zero", per_user=False):
+    """Average reciprocal hit rank at k (the sources' ARHR@N).
+
+    .. math:: \\mathrm{ARHR@}k = \\sum_{\\text{relevant } i,\\ pos_i \\le k} \\frac{1}{pos_i}
+
+    per user, averaged over users (Deshpande & Karypis, 2004). With one
+    relevant item per user (leave-one-out) it equals MRR@k; with several it
+    can exceed 1.
+
+    Examples
+    --------
+    >>> arhr([1, 0, 1, 0], k=4)
+    1.3333333333333333
+    """
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    val = expected_sum(r, k, lambda i: 1.0 / i)
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+def reciprocal_rank(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
+                    ties="expected", no_relevant="zero", per_user=False):
+    """Reciprocal rank: ``1 / pos`` of the first relevant item (0 if none in the top ``k``).
+
+    Its mean over users is the MRR (Voorhees, 1999). ``k=None`` (default)
+    has no cutoff, as trec_eval's ``recip_rank``.
+
+    Examples
+    --------
+    >>> reciprocal_rank([3, 4, 2, 1, 5], [1, 3, 5])
+    1.0
+    >>> reciprocal_rank(["x", "y", "a"], {"a"}), reciprocal_rank(["x", "y", "a"], {"a"}, k=2)
+    (0.3333333333333333, 0.0)
+    """
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    val = np.zeros(r.n_users)
+    has = (np.diff(r.indptr) > 0)
+    users = np.flatnonzero(has)
+    first = r.indptr[users]  # entries are sorted by start within each user
+    a0, t, c = r.start[first], r.size[first], r.group_rel[first]
+    ranked = np.isfinite(a0)
+    users, a0, t, c = users[ranked], a0[ranked], t[ranked], c[ranked]
+    kk = np.inf if k is None else float(k)
+    # position s (1..t-c+1) of the first relevant item within the tie group:
+    # P(S = s) = C(t-s, c-1) / C(t, c)
+    length = np.clip(np.minimum(t - c + 1, kk - a0), 0, None).astype(np.int64)
+    idx = np.repeat(np.arange(users.shape[0]), length)
+    s = np.arange(idx.shape[0]) - np.repeat(np.cumsum(length) - length, length) + 1.0
+    tt, cc, aa = t[idx], c[idx], a0[idx]
+    log_p = (gammaln(tt - s + 1) - gammaln(cc) - gammaln(tt - s - cc + 2)
+             - gammaln(tt + 1) + gammaln(cc + 1) + gammaln(tt - cc + 1))
+    val[users] = np.bincount(idx, weights=np.exp(log_p) / (aa + s), minlength=users.shape[0])
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+mrr = reciprocal_rank
+
+
+def average_precision(a=None, b=None, *, k=None, ap_denominator="relevant", ranks=None,
+                      n_items=None, mask=None, ties="expected", no_relevant="zero", per_user=False):
+    """Average precision at k; its mean over users is MAP@k.
+
+    .. math:: \\mathrm{AP@}k = \\frac{1}{D}\\sum_{i=1}^{k} \\mathrm{rel}(i)\\,\\mathrm{P@}i
+
+    Libraries disagree on the denominator ``D``; choose it with
+    ``ap_denominator``:
+
+    * ``'relevant'`` (default): ``|R|``, all relevant items, found or not
+      (trec_eval's ``map`` and ``map_cut``, pytrec_eval, ranx);
+    * ``'min'``: ``min(|R|, k)``, so that a perfect top-k scores 1 even when
+      ``|R| > k`` (the sources' eq. (6), Krichene & Rendle 2020);
+    * ``'k'``: ``k``;
+    * ``'hits'``: the number of relevant items found in the top ``k`` (the
+      mean precision at the hits; under ``ties='expected'`` this is the ratio
+      of the expected numerator and the expected number of hits).
+
+    With ``k=None`` there is no cutoff, and ``'min'`` and ``'k'`` use ``|R|``.
+    Under ``ties='expected'`` the value is the exact expectation over orders
+    of tied items (McSherry & Najork, 2008).
+
+    Examples
+    --------
+    >>> round(average_precision(["a", "b", "x", "c"], {"a", "b", "c"}), 6)   # (1/1 + 2/2 + 3/4) / 3
+    0.916667
+    >>> average_precision([1, 0, 0, 0, 0, 0, 0], k=3, ap_denominator="min")  # |R| = 1
+    1.0
+    """
+    check_choice(ap_denominator, "ap_denominator", AP_DENOMINATORS)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    lo, hi = window(r, k)
+    m = (hi - lo).astype(float)
+    table = np.zeros(int(hi.max(initial=0)) + 1)
+    if table.shape[0] > 1:
+        np.cumsum(1.0 / np.arange(1, table.shape[0]), out=table[1:])
+    s0 = table[hi] - table[lo]                      # sum_{s=1..m} 1/(a+s)
+    s1 = m - (lo + 1.0) * s0                        # sum_{s=1..m} (s-1)/(a+s)
+    t, c, h = r.size, r.group_rel, r.rel_before
+    with np.errstate(invalid="ignore", divide="ignore"):
+        coef = np.where(t > 1, (c - 1.0) / (t - 1.0), 0.0)
+    num = r.per_user_sum(((h + 1.0) * s0 + coef * np.where(t > 1, s1, 0.0)) / t)
+    nrel = r.n_relevant
+    if ap_denominator == "relevant" or k is None and ap_denominator in ("min", "k"):
+        den = nrel
+    elif ap_denominator == "min":
+        den = np.minimum(nrel, k)
+    elif ap_denominator == "k":
+        den = np.full(r.n_users, float(k))
+    else:
+        den = hits(r, k)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        val = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+def confusion(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None, ties="expected"):
+    """The top-k list as a binary classifier: TP, FP, FN, TN and accuracy per user.
+
+    Recommending the top ``k`` predicts "relevant" for those items and "not
+    relevant" for the rest of the catalogue, so
+
+    ``TP = hits@k``, ``FP = k' - TP``, ``FN = |R| - TP``,
+    ``TN = n_items - k' - FN``, ``accuracy = (TP + TN) / n_items``,
+
+    with ``k' = min(k, list length)``. TN (and accuracy) need the catalogue
+    size; they are NaN when it is unknown. Under ``ties='expected'`` the
+    counts are expectations. Precision is ``TP / (TP + FP)`` only when ``k``
+    items are recommended.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per user.
+
+    Examples
+    --------
+    >>> confusion([1, 0, 1, 0, 0, 1], k=2)
+        TP   FP   FN   TN  accuracy
+    0  1.0  1.0  2.0  2.0  0.5
+    """
+    r, _, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    tp = hits(r, k)
+    n_rec = np.minimum(_cutoff_size(r, k), r.n_ranked)
+    fp = n_rec - tp
+    fn = r.n_relevant - tp
+    cat = np.full(r.n_users, np.nan) if r.n_items is None else r.n_items
+    tn = cat - n_rec - fn
+    return pd.DataFrame({"TP": tp, "FP": fp, "FN": fn, "TN": tn, "accuracy": (tp + tn) / cat})
