@@ -514,6 +514,18 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties="exp
         if n_items is not None:
             raise TypeError("n_items does not apply to a list of gains (the list is the catalogue)")
         return r, True
+    sa, sb = _rect_shape(a), _rect_shape(b)
+    if sa is not None and sb is not None and len(sa) == 2 and len(sb) == 2:
+        # two rectangular numeric tables: y_true and y_score (scikit-learn's
+        # convention); for lists of item ids, pass the relevant items as sets
+        if sa != sb:
+            raise ValueError(
+                f"y_true and y_score must have the same shape, got {sa} and {sb} "
+                "(for ranked lists of item ids, pass each user's relevant items as a set or dict)"
+            )
+        return from_scores(a, b, mask=mask, ties=ties), False
+    if isinstance(a, np.ndarray) and a.ndim == 2 or isinstance(b, np.ndarray) and b.ndim == 2:
+        return from_scores(a, b, mask=mask, ties=ties), False
     if mask is not None:
         raise TypeError("mask applies only to score matrices")
     if _is_relevant_collection(b):
@@ -527,11 +539,6 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties="exp
         )
     if len(b) > 0 and all(_is_relevant_collection(x) for x in b):
         return from_lists(a, b, n_items=n_items), False
-    if _rect_shape(a) is not None and _rect_shape(a) == _rect_shape(b) and len(_rect_shape(a)) == 2:
-        # two rectangular tables of the same shape: y_true and y_score
-        return from_scores(a, b, mask=mask, ties=ties), False
-    if isinstance(a, np.ndarray) and a.ndim == 2 or isinstance(b, np.ndarray) and b.ndim == 2:
-        return from_scores(a, b, mask=mask, ties=ties), False
     a_nested = len(a) > 0 and all(_is_listlike(x) for x in a)
     if not a_nested and not (len(b) and all(_is_listlike(x) for x in b)):
         # one ranked list and a list of relevant ids (e.g. the sources' code)

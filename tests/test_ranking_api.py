@@ -1,0 +1,205 @@
+"""The calling forms of the ranking metrics, their agreement, and bad input."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import recmetrics as rm
+
+RANKED_METRICS = [rm.precision, rm.recall, rm.f1, rm.hit_ratio, rm.arhr, rm.reciprocal_rank,
+                  rm.average_precision, rm.cg, rm.dcg, rm.ndcg]
+
+
+# ------------------------------------------------------------- calling forms
+def test_required_calling_forms():
+    assert rm.ndcg([3, 2, 3, 0, 1, 2]) == pytest.approx(6.861 / 7.141, abs=1e-3)
+    assert rm.dcg([3, 2, 3, 0, 1, 2]) == pytest.approx(6.8611, abs=1e-4)
+    assert rm.average_precision(["a", "b", "x", "c"], {"a", "b", "c"}) == pytest.approx((1 + 1 + 3 / 4) / 3)
+    assert rm.reciprocal_rank(["x", "a", "b"], {"a", "b"}) == 0.5
+    y_true = np.array([[1, 0, 0, 1, 0], [0, 2, 0, 0, 1]])
+    y_score = np.array([[0.9, 0.8, 0.1, 0.4, 0.3], [0.3, 0.2, 0.9, 0.1, 0.5]])
+    res = rm.evaluate(y_true, y_score, ["ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10", "auc"])
+    assert list(res.index) == ["ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10", "auc"]
+    per = rm.evaluate(y_true, y_score, ["ndcg@10", "auc"], per_user=True)
+    assert per.shape == (2, 2)
+    assert res["auc"] == pytest.approx(per["auc"].mean())
+
+
+@pytest.mark.parametrize("fn", RANKED_METRICS)
+def test_forms_agree(fn):
+    """gains list == (list, set) == (list, dict) == score matrix == ranks."""
+    kw = {"k": 3}
+    gains = [1, 0, 1, 1, 0]
+    recommended = ["a", "b", "c", "d", "e"]
+    relevant = {"a", "c", "d"}
+    v1 = fn(gains, **kw)
+    v2 = fn(recommended, relevant, **kw)
+    v3 = fn(recommended, {"a": 1, "c": 1, "d": 1, "b": 0}, **kw)
+    v4 = fn(np.array([gains]), np.array([[5.0, 4, 3, 2, 1]]), **kw)
+    v5 = fn(ranks=[np.array([1, 3, 4])], n_items=5, **kw)
+    v6 = fn(sp.csr_array(np.array([gains], dtype=float)), np.array([[5.0, 4, 3, 2, 1]]), **kw)
+    for v in (v2, v3, v4, v5, v6):
+        assert v == pytest.approx(v1, abs=1e-12)
+
+
+def test_batch_lists_and_per_user():
+    recs = [["a", "b", "c"], ["c", "b", "a"]]
+    rels = [{"a"}, {"a"}]
+    per = rm.reciprocal_rank(recs, rels, per_user=True)
+    np.testing.assert_allclose(per, [1.0, 1 / 3])
+    assert rm.reciprocal_rank(recs, rels) == pytest.approx((1 + 1 / 3) / 2)
+    # one list of ids with a list of relevant ids (the sources' code style)
+    assert rm.average_precision([3, 4, 2, 1, 5], [1, 3, 5]) == pytest.approx((1 + 2 / 4 + 3 / 5) / 3)
+    # two rectangular numeric tables are read as (y_true, y_score): lists of
+    # ids for several users need sets for the relevant items
+    assert rm.average_precision([[3, 4, 2, 1, 5]], [{1, 3, 5}]) == pytest.approx((1 + 2 / 4 + 3 / 5) / 3)
+    with pytest.raises(ValueError, match="pass each user's relevant items as a set"):
+        rm.average_precision([[3, 4, 2, 1, 5]], [[1, 3, 5]])
+
+
+def test_unretrieved_relevant_items_count_in_recall_and_ap():
+    assert rm.recall(["a", "b"], {"a", "z"}, k=2) == 0.5
+    assert rm.average_precision(["a", "b"], {"a", "z"}) == 0.5
+    assert rm.average_precision(["a", "b"], {"a", "z"}, ap_denominator="hits") == 1.0
+
+
+def test_mask_excludes_items():
+    y_true = np.array([[1, 0, 1, 0]])
+    y_score = np.array([[0.1, 0.9, 0.8, 0.7]])
+    mask = np.array([[False, True, False, False]])   # item 1 was a training item
+    assert rm.reciprocal_rank(y_true, y_score, mask=mask) == 1.0
+    assert rm.precision(y_true, y_score, k=1, mask=mask) == 1.0
+    # a masked relevant item is not relevant any more
+    assert rm.recall(y_true, y_score, k=2, mask=np.array([[True, False, False, False]])) == 1.0
+    assert rm.auc(y_true, y_score, mask=mask) == rm.auc([[1, 1, 0]], [[0.1, 0.8, 0.7]])
+
+
+def test_average_precision_denominators():
+    gains = [1, 0, 1, 0, 0, 0, 1, 1]        # |R| = 4
+    num = 1 / 1 + 2 / 3                       # hits within k = 4
+    assert rm.average_precision(gains, k=4, ap_denominator="relevant") == pytest.approx(num / 4)
+    assert rm.average_precision(gains, k=4, ap_denominator="min") == pytest.approx(num / 4)
+    assert rm.average_precision(gains, k=2, ap_denominator="min") == pytest.approx(1 / 2)
+    assert rm.average_precision(gains, k=4, ap_denominator="k") == pytest.approx(num / 4)
+    assert rm.average_precision(gains, k=3, ap_denominator="k") == pytest.approx(num / 3)
+    assert rm.average_precision(gains, k=4, ap_denominator="hits") == pytest.approx(num / 2)
+
+
+def test_idcg_modes_and_gains():
+    assert rm.ndcg([0, 1, 0], k=3, idcg="min") == pytest.approx(1 / np.log2(3))
+    assert rm.ndcg([0, 1, 0], k=3, idcg="k") == pytest.approx((1 / np.log2(3)) / (1 + 1 / np.log2(3) + 0.5))
+    with pytest.raises(ValueError, match="binary relevance only"):
+        rm.ndcg([2, 1], k=2, idcg="k")
+    with pytest.raises(ValueError, match="needs a cutoff"):
+        rm.ndcg([1, 0], idcg="k")
+    assert rm.dcg([1, 0, 1], gain="exponential") == rm.dcg([1, 0, 1], gain="linear")
+    assert rm.dcg([2], gain="exponential") == 3.0
+    assert rm.ndcg([1, 0, 1], log_base=10) == pytest.approx(rm.ndcg([1, 0, 1]))
+
+
+def test_no_relevant_policies():
+    y_true = np.array([[1, 0, 0], [0, 0, 0]])
+    y_score = np.array([[0.9, 0.1, 0.2], [0.3, 0.2, 0.1]])
+    assert rm.ndcg(y_true, y_score) == 0.5
+    assert rm.ndcg(y_true, y_score, no_relevant="skip") == 1.0
+    per = rm.ndcg(y_true, y_score, no_relevant="skip", per_user=True)
+    assert per[0] == 1.0 and np.isnan(per[1])
+    with pytest.raises(ValueError, match="user 1 has no relevant item"):
+        rm.ndcg(y_true, y_score, no_relevant="raise")
+    with pytest.raises(ValueError, match="no_relevant must be one of"):
+        rm.ndcg(y_true, y_score, no_relevant="ignore")
+
+
+def test_tie_policies_on_a_small_example():
+    y_true = [[0, 1, 0, 0]]
+    y_score = [[0.5, 0.5, 0.5, 0.1]]
+    assert rm.reciprocal_rank(y_true, y_score, ties="optimistic") == 1.0
+    assert rm.reciprocal_rank(y_true, y_score, ties="pessimistic") == pytest.approx(1 / 3)
+    assert rm.reciprocal_rank(y_true, y_score, ties="expected") == pytest.approx((1 + 1 / 2 + 1 / 3) / 3)
+    # trec_eval: higher item index first within a tie -> order 2, 1, 0
+    assert rm.reciprocal_rank(y_true, y_score, ties="trec_eval") == 0.5
+    assert rm.precision(y_true, y_score, k=1, ties="expected") == pytest.approx(1 / 3)
+
+
+def test_auc_forms():
+    assert rm.auc(ranks=[1], n_items=10) == 1.0
+    assert rm.auc(ranks=[10], n_items=10) == 0.0
+    np.testing.assert_allclose(rm.auc(ranks=[1, 4, 10], n_items=10, per_user=True), [1, 6 / 9, 0])
+    # a list with a catalogue: unlisted items tie below the list
+    assert rm.auc(["a", "b"], {"b"}, n_items=4) == pytest.approx(2 / 3)
+    # z is unlisted: a and b rank above it, one unlisted negative ties with it
+    assert rm.auc(["a", "b"], {"z"}, n_items=4) == pytest.approx(1 - 2.5 / 3)
+    with pytest.raises(ValueError, match="catalogue size"):
+        rm.auc(["a", "b"], {"b"})
+    y_true = np.array([[1, 0, 0, 1], [0, 1, 0, 0]])
+    y_score = np.array([[0.9, 0.8, 0.1, 0.4], [0.3, 0.2, 0.9, 0.1]])
+    w = rm.auc(y_true, y_score, average="weighted")
+    assert w == pytest.approx(rm.auc(y_true, y_score))  # equal list lengths
+    from sklearn.metrics import roc_auc_score
+    assert rm.auc(y_true, y_score, average="global") == pytest.approx(roc_auc_score(y_true.ravel(), y_score.ravel()))
+
+
+def test_curves_and_break_even():
+    y = [1, 0, 1, 1, 0, 0]
+    s = [0.9, 0.8, 0.7, 0.7, 0.2, 0.1]
+    fpr, tpr, thr = rm.roc_curve(y, s)
+    assert rm.trapezoid_area(fpr, tpr) == pytest.approx(rm.auc(y, s))
+    assert rm.rank_loss(y, s) == pytest.approx(1 - rm.auc(y, s))
+    p, r, _ = rm.precision_recall_curve(y, s)
+    assert r[-1] == 1.0 and p[0] == 1.0
+    assert rm.break_even_point(y, s) == pytest.approx(rm.precision([y], [s], k=3))
+    from sklearn.metrics import roc_curve as sk_roc
+    f2, t2, _ = sk_roc(y, s, drop_intermediate=False)
+    np.testing.assert_allclose(fpr, f2)
+    np.testing.assert_allclose(tpr, t2)
+
+
+def test_confusion_counts():
+    table = rm.confusion(["a", "b", "c"], {"a", "z"}, k=2, n_items=10)
+    row = table.iloc[0]
+    assert (row.TP, row.FP, row.FN, row.TN) == (1, 1, 1, 7)
+    assert row.accuracy == pytest.approx(0.8)
+    assert np.isnan(rm.confusion(["a"], {"a"}, k=1).iloc[0].TN)
+
+
+# ------------------------------------------------------------- bad input
+@pytest.mark.parametrize(
+    "call, exc, pattern",
+    [
+        (lambda: rm.ndcg([1, 0, 1], k=0), ValueError, "k must be an integer >= 1"),
+        (lambda: rm.ndcg([1, 0, 1], k=2.5), TypeError, "k must be an integer"),
+        (lambda: rm.precision([1, 0, 1], k="3"), TypeError, "k must be an integer"),
+        (lambda: rm.ndcg([1, -1, 1]), ValueError, "gains must be non-negative"),
+        (lambda: rm.ndcg([1, float("nan")]), ValueError, "gains contains NaN"),
+        (lambda: rm.ndcg([]), ValueError, "gains is empty"),
+        (lambda: rm.average_precision(["a", "b", "a"], {"a"}), ValueError, "recommended contains the item 'a' twice"),
+        (lambda: rm.average_precision(["a"], {"a": -1}), ValueError, "grades must be non-negative"),
+        (lambda: rm.average_precision(["a"], ["b", "b"]), ValueError, "relevant contains the item 'b' twice"),
+        (lambda: rm.ndcg([[1, 0]], [[0.5, float("nan")]]), ValueError, "y_score contains NaN"),
+        (lambda: rm.ndcg([[1, 0]], [[0.5, 0.2, 0.1]]), ValueError, "same shape"),
+        (lambda: rm.ndcg(np.array([[1, -2]]), np.array([[0.5, 0.2]])), ValueError, "y_true must be non-negative"),
+        (lambda: rm.ndcg(np.array([[1, 0]]), np.array([["a", "b"]])), TypeError, "y_score must contain only numbers"),
+        (lambda: rm.ndcg(np.array([[1, 0]])), TypeError, "y_score is missing"),
+        (lambda: rm.ndcg(ranks=[0, 3]), ValueError, "ranks must be >= 1"),
+        (lambda: rm.ndcg(ranks=[5], n_items=4), ValueError, "ranks must be <= n_items"),
+        (lambda: rm.ndcg(ranks=[1.5]), ValueError, "ranks must be integers"),
+        (lambda: rm.ndcg(ranks=[[1, 1]]), ValueError, "distinct"),
+        (lambda: rm.ndcg([1, 0], ties="random"), ValueError, "ties must be one of"),
+        (lambda: rm.average_precision([1, 0], ap_denominator="n"), ValueError, "ap_denominator must be one of"),
+        (lambda: rm.dcg([1, 0], gain="log"), ValueError, "gain must be one of"),
+        (lambda: rm.dcg([1, 0], log_base=1), ValueError, "log_base must not be 1"),
+        (lambda: rm.f_score([1, 0], k=1, beta=0), ValueError, "beta must be a finite number > 0"),
+        (lambda: rm.reciprocal_rank([["a"], ["b"]], [{"a"}]), ValueError, "one entry per user"),
+        (lambda: rm.ndcg([[1, 0]], [[0.5, 0.2]], mask=[[1, 2]]), TypeError, "mask must be boolean"),
+        (lambda: rm.precision(ranks=[1, 2]), ValueError, "k is required"),
+        (lambda: rm.evaluate([[1, 0]], [[0.5, 0.2]], ["ndcg@0"]), ValueError, "cutoff"),
+        (lambda: rm.evaluate([[1, 0]], [[0.5, 0.2]], ["precision"]), ValueError, "needs a cutoff"),
+        (lambda: rm.evaluate([[1, 0]], [[0.5, 0.2]], ["bleu@3"]), ValueError, "unknown metric"),
+        (lambda: rm.roc_curve([1, 2], [0.1, 0.2]), ValueError, "binary labels"),
+        (lambda: rm.roc_curve([1, 1], [0.1, 0.2]), ValueError, "both positives and negatives"),
+    ],
+)
+def test_bad_input_raises_clearly(call, exc, pattern):
+    with pytest.raises(exc, match=pattern):
+        call()
