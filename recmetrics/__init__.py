@@ -4,7 +4,7 @@ The package behind the executable textbook *Evaluating Recommender Systems*.
 Not to be confused with the unrelated PyPI package ``recmetrics``.
 """
 from .curves import auc, break_even_point, precision_recall_curve, rank_loss, roc_curve, trapezoid_area
-from .dcg import cg, dcg, idcg, ndcg
+from .dcg import cg, dcg, discount, idcg, ndcg
 from .evaluate import evaluate
 from .rating import mae, rating_errors_by_user, rmse
 from .datasets import synthetic_ratings
@@ -37,6 +37,7 @@ __all__ = [
     "cg",
     "confusion",
     "dcg",
+    "discount",
     "evaluate",
     "f1",
     "f_score",

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ._kernels import count_above, first_bad_value
 from ._validation import as_numeric_array, check_choice, check_unique_items
 
 __all__ = [
@@ -320,19 +321,49 @@ def from_lists(recommended, relevant, n_items=None) -> Ranking:
     return _deterministic(user, np.asarray(gains, dtype=float), np.asarray(ranks, dtype=float), n_users, n_ranked, n_arr)
 
 
-def _as_matrix(x, name, *, sparse_ok):
+def _scores_matrix(x):
+    """Dense, C-contiguous float32/float64 scores, checked for NaN/inf in one pass."""
     if sp.issparse(x):
-        if not sparse_ok:
-            raise TypeError(f"{name} must be a dense array (scores for every item), got a scipy.sparse matrix")
-        x = sp.csr_array(x)
-        if x.ndim != 2:
-            raise ValueError(f"{name} must be 2-D (n_users, n_items)")
-        data = as_numeric_array(x.data, name, ndim=1, allow_empty=True)
-        x = sp.csr_array((data, x.indices, x.indptr), shape=x.shape)
-        if x.shape[0] == 0 or x.shape[1] == 0:
-            raise ValueError(f"{name} is empty; at least one user and one item are needed")
-        return x
-    return as_numeric_array(x, name, ndim=2)
+        raise TypeError("y_score must be a dense array (scores for every item), got a scipy.sparse matrix")
+    if isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float64):
+        S = x
+        if S.ndim != 2:
+            raise ValueError(f"y_score must be 2-D (n_users, n_items), got an array of shape {S.shape}")
+        if S.size == 0:
+            raise ValueError("y_score is empty; at least one user and one item are needed")
+        S = np.ascontiguousarray(S)
+        bad = first_bad_value(S)
+        if bad is not None:
+            what = "NaN" if np.isnan(S[bad]) else "an infinite value"
+            raise ValueError(f"y_score contains {what} at position {bad}")
+        return S
+    return np.ascontiguousarray(as_numeric_array(x, "y_score", ndim=2))
+
+
+def _csr_of(x, name, shape):
+    """CSR structure (indptr, indices) of the nonzero/True cells of a dense or sparse matrix."""
+    if sp.issparse(x):
+        m = sp.csr_array(x)
+        if m.shape != shape:
+            raise ValueError(f"{name} must have the shape of y_score {shape}, got {m.shape}")
+        m.sum_duplicates()
+        m.eliminate_zeros()
+        m.sort_indices()
+        return m.indptr.astype(np.int64), m.indices.astype(np.int64), m.data
+    arr = np.asarray(x)
+    if arr.shape != shape:
+        raise ValueError(f"{name} must have the shape of y_score {shape}, got {arr.shape}")
+    rows, cols = [], []
+    step = max(1, _CHUNK_CELLS // max(shape[1], 1))
+    for lo in range(0, shape[0], step):  # bounded temporaries
+        r, c = np.nonzero(arr[lo:lo + step])
+        rows.append(r + lo)
+        cols.append(c)
+    r = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+    c = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+    indptr = np.zeros(shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(r, minlength=shape[0]), out=indptr[1:])
+    return indptr, c.astype(np.int64), arr[r, c]
 
 
 def from_scores(y_true, y_score, *, mask=None, ties="expected") -> Ranking:
@@ -343,7 +374,8 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected") -> Ranking:
     y_true : array-like or scipy.sparse of shape (n_users, n_items)
         Gains (relevance grades, >= 0; 0 = not relevant).
     y_score : array-like of shape (n_users, n_items)
-        Scores; higher ranks first. Finite values only.
+        Scores; higher ranks first. Finite values only. float32 and float64
+        arrays are used as they are, without a copy.
     mask : array-like or scipy.sparse of bool, shape (n_users, n_items), optional
         Items to exclude from the ranking (for example the training
         interactions). Excluded items are neither ranked nor relevant.
@@ -356,6 +388,14 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected") -> Ranking:
         ``'trec_eval'`` breaks ties by item index, higher index first, as
         trec_eval breaks ties by document id in decreasing order.
 
+    Notes
+    -----
+    The full rank of every relevant item is found by *counting* the items
+    scored above it in one pass over each row (see
+    :mod:`recmetrics._kernels`), never by sorting rows: ``O(n_users * n_items)``
+    time, and extra memory proportional to the number of relevant and
+    excluded entries (plus bounded temporaries), whatever the number of users.
+
     Examples
     --------
     >>> r = from_scores([[0, 1, 1, 0]], [[0.9, 0.5, 0.5, 0.5]])
@@ -365,63 +405,49 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected") -> Ranking:
     [3.0, 4.0]
     """
     check_choice(ties, "ties", TIE_POLICIES)
-    S = _as_matrix(y_score, "y_score", sparse_ok=False)
-    T = _as_matrix(y_true, "y_true", sparse_ok=True)
-    if T.shape != S.shape:
-        raise ValueError(f"y_true and y_score must have the same shape, got {T.shape} and {S.shape}")
-    n_users, n_cols = S.shape
-    if sp.issparse(T):
-        if np.any(T.data < 0):
-            raise ValueError(f"y_true must be non-negative (gains), found {T.data[T.data < 0][0]!r}")
-        coo = sp.coo_array(T)
-        keep = coo.data > 0
-        ru, rc, rg = coo.row[keep].astype(np.int64), coo.col[keep].astype(np.int64), coo.data[keep]
+    S = _scores_matrix(y_score)
+    shape = S.shape
+    n_users, n_cols = shape
+    if sp.issparse(y_true):
+        t_shape = y_true.shape
     else:
-        if np.any(T < 0):
-            neg = np.argwhere(T < 0)[0]
-            raise ValueError(f"y_true must be non-negative (gains), found {T[tuple(neg)]!r} at {tuple(int(i) for i in neg)}")
-        ru, rc = np.nonzero(T > 0)
-        rg = T[ru, rc]
-    if mask is not None:
-        if sp.issparse(mask):
-            M = sp.csr_array(mask).astype(bool)
-            if M.shape != S.shape:
-                raise ValueError(f"mask must have the shape of y_score {S.shape}, got {M.shape}")
-            M = M.toarray()
+        if isinstance(y_true, np.ndarray) and y_true.dtype.kind in "iufb":
+            T = y_true
         else:
+            T = as_numeric_array(y_true, "y_true", ndim=2)
+        t_shape = T.shape
+        y_true = T
+    if t_shape != shape:
+        raise ValueError(f"y_true and y_score must have the same shape, got {t_shape} and {shape}")
+    t_ptr, rc, rg = _csr_of(y_true, "y_true", shape)
+    rg = as_numeric_array(rg, "y_true", ndim=1, allow_empty=True)
+    if np.any(rg < 0):
+        raise ValueError(f"y_true must be non-negative (gains), found {rg[rg < 0][0]!r}")
+    ru = np.repeat(np.arange(n_users), np.diff(t_ptr))
+    if mask is not None:
+        if not sp.issparse(mask):
             M = np.asarray(mask)
-            if M.shape != S.shape:
-                raise ValueError(f"mask must have the shape of y_score {S.shape}, got {M.shape}")
-            if M.dtype != bool:
-                if M.dtype.kind not in "iuf" or not np.isin(M, (0, 1)).all():
-                    raise TypeError("mask must be boolean (True = exclude the item)")
-                M = M.astype(bool)
-        keep = ~M[ru, rc]
+            if M.dtype != bool and (M.dtype.kind not in "iuf" or not np.isin(M, (0, 1)).all()):
+                raise TypeError("mask must be boolean (True = exclude the item)")
+            mask = M
+        m_ptr, m_idx, _ = _csr_of(mask, "mask", shape)
+        n_items = (n_cols - np.diff(m_ptr)).astype(np.float64)
+        m_users = np.repeat(np.arange(n_users), np.diff(m_ptr))
+        keep = ~np.isin(ru * n_cols + rc, m_users * n_cols + m_idx)
         ru, rc, rg = ru[keep], rc[keep], rg[keep]
-        n_items = (n_cols - M.sum(axis=1)).astype(np.float64)
     else:
-        M = None
+        m_ptr = m_idx = None
         n_items = np.full(n_users, float(n_cols))
-    s = S[ru, rc]
-    # Count, for every relevant entry, the items scored strictly higher and
-    # equal (and, for trec_eval, equal with a higher index): chunked over
-    # entries so that at most _CHUNK_CELLS cells are compared at a time.
+    keep = rg > 0
+    ru, rc, rg = ru[keep], rc[keep], rg[keep]
     nnz = ru.shape[0]
-    greater = np.empty(nnz)
-    equal = np.empty(nnz)
-    eq_after = np.empty(nnz) if ties == "trec_eval" else None
-    step = max(1, _CHUNK_CELLS // max(n_cols, 1))
-    cols = np.arange(n_cols)
-    for lo in range(0, nnz, step):
-        hi = min(nnz, lo + step)
-        rows = S[ru[lo:hi]]
-        valid = True if M is None else ~M[ru[lo:hi]]
-        sv = s[lo:hi, None]
-        greater[lo:hi] = np.count_nonzero((rows > sv) & valid, axis=1)
-        eq = (rows == sv) & valid
-        equal[lo:hi] = np.count_nonzero(eq, axis=1)
-        if eq_after is not None:
-            eq_after[lo:hi] = np.count_nonzero(eq & (cols[None, :] > rc[lo:hi, None]), axis=1)
+    counts = np.bincount(ru, minlength=n_users)
+    rows = np.flatnonzero(counts).astype(np.int64)
+    row_ptr = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+    np.cumsum(counts[rows], out=row_ptr[1:])
+    g, e, aft = count_above(S, rows, row_ptr, rc.astype(np.int64), m_ptr, m_idx, want_after=ties == "trec_eval")
+    greater, equal, eq_after = g.astype(np.float64), e.astype(np.float64), aft.astype(np.float64)
+    s = S[ru, rc].astype(np.float64)
     n_ranked = n_items
     if ties == "expected":
         # relevant items strictly above / tied, from the relevant entries alone
