@@ -107,7 +107,9 @@ def auc(a=None, b=None, *, average="user", ranks=None, n_items=None, mask=None,
         policies order the tied items first.
 
     Users with no relevant (or no non-relevant) item have no AUC; see
-    ``no_relevant``. 1-D ``y_true`` (0/1) and ``y_score`` of equal length are
+    ``no_relevant``. Note that the default ``'zero'`` counts them as 0, far
+    below the chance level 0.5: with such users, ``no_relevant='skip'`` is
+    usually what you want. 1-D ``y_true`` (0/1) and ``y_score`` of equal length are
     read as one ranking.
 
     Examples

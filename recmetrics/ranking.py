@@ -514,7 +514,12 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties="exp
     """Convert any accepted input form to ``(Ranking, single_user)``.
 
     ``single_user`` tells the caller to return a float rather than a mean over
-    users. See :mod:`recmetrics.ranking` for the forms.
+    users. See :mod:`recmetrics.ranking` for the forms. Ambiguous pairs are
+    read as follows: two rectangular numeric 2-D tables are ``(y_true,
+    y_score)``; two 1-D numeric sequences of equal length are one user's
+    ``(y_true, y_score)`` when the second holds non-integer values, and
+    ``(recommended ids, relevant ids)`` otherwise. Pass relevant items as a
+    set or dict to remove any doubt.
     """
     check_choice(ties, "ties", TIE_POLICIES)
     if isinstance(a, Ranking):
@@ -565,6 +570,11 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties="exp
         )
     if len(b) > 0 and all(_is_relevant_collection(x) for x in b):
         return from_lists(a, b, n_items=n_items), False
+    if sa is not None and sb is not None and len(sa) == 1 and sa == sb:
+        b_arr = np.asarray(b, dtype=np.float64)
+        if np.any(b_arr != np.round(b_arr)):
+            # fractional "ids" are scores: one user's labels/gains and scores
+            return from_scores(np.asarray(a)[None, :], b_arr[None, :], ties=ties), True
     a_nested = len(a) > 0 and all(_is_listlike(x) for x in a)
     if not a_nested and not (len(b) and all(_is_listlike(x) for x in b)):
         # one ranked list and a list of relevant ids (e.g. the sources' code)

@@ -203,3 +203,13 @@ def test_confusion_counts():
 def test_bad_input_raises_clearly(call, exc, pattern):
     with pytest.raises(exc, match=pattern):
         call()
+
+
+def test_one_dimensional_scores_are_read_as_one_user():
+    y = np.array([1, 0, 0, 1, 0])
+    s = np.array([0.9, 0.8, 0.3, 0.1, 0.2])
+    assert rm.ndcg(y, s) == pytest.approx(rm.ndcg(y[None, :], s[None, :]))
+    assert rm.precision([1, 0, 0], [0.9, 0.1, 0.5], k=1) == 1.0
+    assert rm.auc(y, s) == pytest.approx(rm.auc(y[None, :], s[None, :]))
+    # integer sequences of equal length stay (recommended ids, relevant ids)
+    assert rm.precision([1, 2, 3], [3, 4, 5], k=3) == pytest.approx(1 / 3)
