@@ -64,7 +64,7 @@ def _parse(name):
 def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10"),
              *, ranks=None, n_items=None, mask=None, ties="expected", no_relevant="zero",
              ap_denominator="relevant", gain="linear", idcg="min", log_base=2.0,
-             per_user=False):
+             per_user=False, progress=False):
     """Evaluate several metrics on one ranking computed once.
 
     Parameters
@@ -85,6 +85,15 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         weighted and pooled variants).
     per_user : bool
         Return one row per user instead of the means.
+    progress : bool, default False
+        Report progress of the ranking step on standard error (score
+        matrices only).
+
+    Notes
+    -----
+    From a score matrix the ranking costs one counting pass over each row
+    (no sorting; see :func:`~recmetrics.ranking.from_scores`); memory beyond
+    the inputs grows with the number of relevant and excluded entries only.
 
     Returns
     -------
@@ -112,7 +121,8 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
     if isinstance(y_true, Ranking):
         r = y_true
     else:
-        r, _ = as_ranking(y_true, y_score, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+        r, _ = as_ranking(y_true, y_score, ranks=ranks, n_items=n_items, mask=mask, ties=ties,
+                          progress=progress)
     options = {"ap_denominator": ap_denominator, "gain": gain, "idcg": idcg, "log_base": log_base}
     columns = {}
     for name, fn, k, extras in parsed:

@@ -340,6 +340,29 @@ def _scores_matrix(x):
     return np.ascontiguousarray(as_numeric_array(x, "y_score", ndim=2))
 
 
+class _Progress:
+    """A minimal progress bar on standard error (no dependency, off by default)."""
+
+    def __init__(self, total, enabled):
+        import sys
+        import time
+
+        self.total, self.enabled, self.stream, self.clock = total, enabled, sys.stderr, time.perf_counter
+        self.t0 = self.clock()
+
+    def update(self, done):
+        if self.enabled and self.total:
+            frac = done / self.total
+            bar = "#" * int(30 * frac)
+            self.stream.write(f"\rranking users {bar:<30s} {done}/{self.total} {self.clock() - self.t0:6.1f} s")
+            self.stream.flush()
+
+    def close(self):
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
 def _csr_of(x, name, shape):
     """CSR structure (indptr, indices) of the nonzero/True cells of a dense or sparse matrix."""
     if sp.issparse(x):
@@ -366,7 +389,7 @@ def _csr_of(x, name, shape):
     return indptr, c.astype(np.int64), arr[r, c]
 
 
-def from_scores(y_true, y_score, *, mask=None, ties="expected") -> Ranking:
+def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False) -> Ranking:
     """Ranking of every user's catalogue by score.
 
     Parameters
@@ -387,6 +410,8 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected") -> Ranking:
         first); ``'pessimistic'`` puts them last (lower gain first);
         ``'trec_eval'`` breaks ties by item index, higher index first, as
         trec_eval breaks ties by document id in decreasing order.
+    progress : bool, default False
+        Report progress over users on standard error (for long runs).
 
     Notes
     -----
@@ -445,8 +470,20 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected") -> Ranking:
     rows = np.flatnonzero(counts).astype(np.int64)
     row_ptr = np.zeros(rows.shape[0] + 1, dtype=np.int64)
     np.cumsum(counts[rows], out=row_ptr[1:])
-    g, e, aft = count_above(S, rows, row_ptr, rc.astype(np.int64), m_ptr, m_idx, want_after=ties == "trec_eval")
-    greater, equal, eq_after = g.astype(np.float64), e.astype(np.float64), aft.astype(np.float64)
+    greater = np.empty(nnz)
+    equal = np.empty(nnz)
+    eq_after = np.empty(nnz)
+    rc64 = rc.astype(np.int64)
+    step = max(1, _CHUNK_CELLS // max(n_cols, 1)) if progress else rows.shape[0] or 1
+    report = _Progress(rows.shape[0], enabled=progress)
+    for lo in range(0, rows.shape[0], step):  # chunks of users only to report progress
+        hi = min(rows.shape[0], lo + step)
+        a, b = row_ptr[lo], row_ptr[hi]
+        g, e, aft = count_above(S, rows[lo:hi], row_ptr[lo:hi + 1] - a, rc64[a:b], m_ptr, m_idx,
+                                want_after=ties == "trec_eval")
+        greater[a:b], equal[a:b], eq_after[a:b] = g, e, aft
+        report.update(hi)
+    report.close()
     s = S[ru, rc].astype(np.float64)
     n_ranked = n_items
     if ties == "expected":
@@ -510,7 +547,7 @@ def _rect_shape(x):
     return arr.shape
 
 
-def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties="expected"):
+def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties="expected", progress=False):
     """Convert any accepted input form to ``(Ranking, single_user)``.
 
     ``single_user`` tells the caller to return a float rather than a mean over
@@ -535,7 +572,7 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties="exp
     if sp.issparse(a) or (isinstance(a, np.ndarray) and a.ndim == 2):
         if b is None:
             raise TypeError("y_score is missing: a 2-D y_true needs a score matrix of the same shape")
-        return from_scores(a, b, mask=mask, ties=ties), False
+        return from_scores(a, b, mask=mask, ties=ties, progress=progress), False
     if b is None:
         if mask is not None:
             raise TypeError("mask applies only to score matrices")

@@ -1,0 +1,144 @@
+"""Benchmark: full-catalogue evaluation against np.argpartition and the one-pass floor.
+
+(b) For a score matrix of n_users x n_items float32 (default 20,000 x 20,000,
+    1.6 GB), with 10 relevant items and 50 excluded (training) items per user,
+    time in one run:
+      * the floor: one reduction pass over the matrix, ``S.max(axis=1)``;
+      * the obvious top-k: ``np.argpartition(S, -k, axis=1)`` (selection only,
+        no metric computed, no mask applied: a lower bound of that approach);
+      * ``recmetrics.from_scores`` (exact ranks of every relevant item, mask
+        applied, any tie policy) followed by ``recmetrics.evaluate`` of
+        NDCG@10, MAP@10, P@10, R@10, MRR@10 and AUC;
+    and print the ratios. It also checks the top-10 metrics against the
+    argpartition result on a subset of users.
+(d) Peak memory of (b) as the number of users grows: each size runs in a fresh
+    subprocess and reports its peak resident set size beyond the inputs.
+
+Not part of the test suite (no timing assertions anywhere). Results are saved
+to ``benchmarks/results/full_catalogue.json``.
+
+Run: ``.venv/bin/python benchmarks/bench_full_catalogue.py [--users 20000] [--items 20000]``
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+import recmetrics as rm
+
+METRICS = ["ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10", "auc"]
+
+
+def make_data(n_users, n_items, n_rel=10, n_mask=50, seed=0):
+    rng = np.random.default_rng(seed)
+    S = rng.random((n_users, n_items), dtype=np.float32)
+    rows = np.repeat(np.arange(n_users), n_rel)
+    T = sp.csr_array((np.ones(rows.shape[0]), (rows, rng.integers(0, n_items, rows.shape[0]))),
+                     shape=(n_users, n_items))
+    T.sum_duplicates()
+    T.data[:] = 1.0
+    mrows = np.repeat(np.arange(n_users), n_mask)
+    M = sp.csr_array((np.ones(mrows.shape[0], dtype=bool), (mrows, rng.integers(0, n_items, mrows.shape[0]))),
+                     shape=(n_users, n_items))
+    M.sum_duplicates()
+    return T, S, M
+
+
+def timed(fn, repeat=1):
+    best, out = np.inf, None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def run_b(n_users, n_items, repeat):
+    T, S, M = make_data(n_users, n_items)
+    rm.evaluate(T[:20], S[:20], METRICS, mask=M[:20])  # compile the kernels once
+    t_floor, _ = timed(lambda: S.max(axis=1), repeat)
+    t_rank, r = timed(lambda: rm.from_scores(T, S, mask=M), repeat)
+    t_metrics, res = timed(lambda: rm.evaluate(r, None, METRICS), repeat)
+    t_ours = t_rank + t_metrics
+    t_argp, top = timed(lambda: np.argpartition(S, -10, axis=1)[:, -10:], 1)
+    # agreement on a subset: rebuild P@10 from argpartition (no ties in random floats, no mask)
+    sub = slice(0, min(n_users, 500))
+    Ts, Ss = T[sub], S[sub]
+    top_s = np.argpartition(Ss, -10, axis=1)[:, -10:]
+    p_arg = np.asarray(Ts.toarray()[np.arange(Ts.shape[0])[:, None], top_s].sum(axis=1) / 10.0).ravel()
+    p_ours = rm.precision(Ts, Ss, k=10, per_user=True)
+    return {
+        "users": n_users, "items": n_items, "dtype": "float32",
+        "seconds": {"floor S.max(axis=1)": t_floor, "np.argpartition top-10": t_argp,
+                    "recmetrics from_scores": t_rank, "recmetrics evaluate (6 metrics)": t_metrics,
+                    "recmetrics total": t_ours},
+        "ratio recmetrics/floor": t_ours / t_floor,
+        "speed-up over argpartition": t_argp / t_ours,
+        "max |P@10 - argpartition P@10| (500 users, no mask)": float(np.max(np.abs(p_arg - p_ours))),
+        "means": {k: float(v) for k, v in res.items()},
+    }
+
+
+def child(n_users, n_items):
+    """Measure peak RSS of one evaluation in this fresh process, beyond the inputs."""
+    T, S, M = make_data(n_users, n_items)
+    rm.evaluate(T[:20], S[:20], METRICS, mask=M[:20])
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    rm.evaluate(T, S, METRICS, mask=M)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"users": n_users, "items": n_items, "input MB": (S.nbytes + T.data.nbytes) / 2**20,
+                      "extra peak MB": (peak - base) / 1024}))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--users", type=int, default=20_000)
+    ap.add_argument("--items", type=int, default=20_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--memory-users", type=int, nargs="*", default=[2_500, 5_000, 10_000, 20_000])
+    ap.add_argument("--child", type=int, nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--save", default=str(Path(__file__).with_name("results") / "full_catalogue.json"))
+    args = ap.parse_args()
+    if args.child:
+        child(*args.child)
+        return
+    b = run_b(args.users, args.items, args.repeat)
+    print(f"(b) {args.users} users x {args.items} items, float32, best of {args.repeat}")
+    for name, t in b["seconds"].items():
+        print(f"  {name:36s} {t:8.3f} s")
+    print(f"  recmetrics / floor              {b['ratio recmetrics/floor']:8.1f} x")
+    print(f"  speed-up over np.argpartition   {b['speed-up over argpartition']:8.1f} x")
+    print(f"  agreement with argpartition P@10: {b['max |P@10 - argpartition P@10| (500 users, no mask)']:.1e}")
+    d = []
+    for u in args.memory_users:
+        out = subprocess.run([sys.executable, __file__, "--child", str(u), str(args.items)],
+                             capture_output=True, text=True, check=True)
+        d.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    print(f"(d) peak memory beyond the inputs, {args.items} items")
+    for row in d:
+        print(f"  {row['users']:7d} users: inputs {row['input MB']:8.0f} MB, extra peak {row['extra peak MB']:7.0f} MB")
+    result = {
+        "benchmark": "full_catalogue",
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": {"python": platform.python_version(), "platform": platform.platform(),
+                    "cpus": os.cpu_count(), "numba": rm._kernels.HAVE_NUMBA},
+        "b": b, "d": d,
+    }
+    Path(args.save).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.save).write_text(json.dumps(result, indent=2) + "\n")
+    print(f"saved {args.save}")
+
+
+if __name__ == "__main__":
+    main()
