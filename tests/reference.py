@@ -1,0 +1,372 @@
+"""A deliberately plain reference implementation of the ranking metrics.
+
+Nothing here is vectorised or clever: every metric is a loop written straight
+from its formula, for ONE user at a time, so that each line can be checked by
+eye against the definition. The test suite compares ``recmetrics`` (vectorised)
+with these functions, and checks these functions against scikit-learn and
+pytrec_eval (tests/test_crosslib.py), so the reference itself is proven right.
+
+Conventions (the same as recmetrics' API):
+
+* ranks ("positions") are 1-based;
+* a ranked list is a sequence of *gains* in ranked order; an item is relevant
+  iff its gain is > 0;
+* ``rel_gains`` is the list of the gains of ALL the user's relevant items,
+  including relevant items that are missing from the ranked list (they count
+  in |R| but are never retrieved). If omitted, it is the positive gains of the
+  list itself (the single-list "teaching" form);
+* ``k=None`` means no cutoff;
+* a user without relevant items scores 0 (the "zero" policy) for every metric.
+
+Tie policies, for a row of scores (the score-matrix form):
+
+* "optimistic": score descending, then higher gain first;
+* "pessimistic": score descending, then lower gain first;
+* "trec_eval": score descending, then item (column) index descending;
+* "expected": the exact mean of the metric over ALL orders of tied items,
+  computed literally by enumerating the orders (``itertools.permutations``).
+  Only the gains matter to a metric, so we enumerate the *distinct* gain
+  arrangements of each tie group: every distinct arrangement stems from the
+  same number of item permutations (the product of the factorials of the
+  multiplicities of each gain value in the group), so the plain mean over
+  distinct arrangements equals the mean over all item permutations.
+  Keep rows small (<= 8 items) so enumeration stays cheap.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+TIE_POLICIES = ("optimistic", "pessimistic", "trec_eval", "expected")
+AP_DENOMINATORS = ("relevant", "min", "k", "hits")
+
+
+# --------------------------------------------------------------- helpers
+def _relevant_gains(gains, rel_gains):
+    if rel_gains is None:
+        return [g for g in gains if g > 0]
+    return [g for g in rel_gains if g > 0]
+
+
+def _cut(k, n):
+    """Number of positions looked at: k (or the whole list when k is None)."""
+    return n if k is None else k
+
+
+def hits_at(gains, k):
+    """Number of relevant items among the first k positions."""
+    h = 0
+    for pos in range(1, len(gains) + 1):
+        if k is not None and pos > k:
+            break
+        if gains[pos - 1] > 0:
+            h += 1
+    return h
+
+
+# --------------------------------------------------------------- Top-N
+def precision(gains, k, rel_gains=None):
+    """hits@k / k (k positions, even when the list is shorter).
+
+    k=None: the whole list, hits / len(gains).
+    """
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    return hits_at(gains, k) / _cut(k, len(gains))
+
+
+def recall(gains, k, rel_gains=None):
+    """hits@k / |R|."""
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    return hits_at(gains, k) / len(R)
+
+
+def f_score(gains, k, beta=1.0, rel_gains=None):
+    """(1 + beta^2) P R / (beta^2 P + R), 0 when P = R = 0."""
+    P = precision(gains, k, rel_gains)
+    Rc = recall(gains, k, rel_gains)
+    if P == 0 and Rc == 0:
+        return 0.0
+    return (1 + beta**2) * P * Rc / (beta**2 * P + Rc)
+
+
+def hit_ratio(gains, k, rel_gains=None):
+    """1 if at least one relevant item in the top k, else 0."""
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    return 1.0 if hits_at(gains, k) > 0 else 0.0
+
+
+def arhr(gains, k, rel_gains=None):
+    """Sum over relevant items at position <= k of 1/position."""
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    s = 0.0
+    for pos in range(1, len(gains) + 1):
+        if k is not None and pos > k:
+            break
+        if gains[pos - 1] > 0:
+            s += 1.0 / pos
+    return s
+
+
+def reciprocal_rank(gains, k=None, rel_gains=None):
+    """1/position of the first relevant item (0 if none within k)."""
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    for pos in range(1, len(gains) + 1):
+        if k is not None and pos > k:
+            break
+        if gains[pos - 1] > 0:
+            return 1.0 / pos
+    return 0.0
+
+
+def average_precision(gains, k=None, ap_denominator="relevant", rel_gains=None):
+    """sum_{i <= k, rel_i} P@i / D.
+
+    D = |R| ("relevant"), min(|R|, k) ("min"), k ("k") or the number of hits
+    within k ("hits"). With k=None, D for "min" and "k" is |R|.
+    """
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    total = 0.0
+    h = 0
+    for pos in range(1, len(gains) + 1):
+        if k is not None and pos > k:
+            break
+        if gains[pos - 1] > 0:
+            h += 1
+            total += h / pos          # precision at this position
+    if ap_denominator == "relevant":
+        D = len(R)
+    elif ap_denominator == "min":
+        D = len(R) if k is None else min(len(R), k)
+    elif ap_denominator == "k":
+        D = len(R) if k is None else k
+    elif ap_denominator == "hits":
+        D = h
+    else:
+        raise ValueError(ap_denominator)
+    if D == 0:
+        return 0.0
+    return total / D
+
+
+# --------------------------------------------------------------- DCG family
+def _g(rel, gain):
+    if gain == "linear":
+        return float(rel)
+    if gain == "exponential":
+        return 2.0**rel - 1.0
+    raise ValueError(gain)
+
+
+def cg(gains, k=None, gain="linear"):
+    """Sum of the gains g(rel) in the top k."""
+    s = 0.0
+    for pos in range(1, len(gains) + 1):
+        if k is not None and pos > k:
+            break
+        s += _g(gains[pos - 1], gain)
+    return s
+
+
+def dcg(gains, k=None, gain="linear", log_base=2):
+    """sum_{i <= k} g(rel_i) / log_b(i + 1)."""
+    s = 0.0
+    for pos in range(1, len(gains) + 1):
+        if k is not None and pos > k:
+            break
+        s += _g(gains[pos - 1], gain) / math.log(pos + 1, log_base)
+    return s
+
+
+def idcg(gains, k=None, gain="linear", log_base=2, idcg_form="min", rel_gains=None):
+    """DCG of the ideal order.
+
+    "min": the user's relevant gains sorted descending, truncated at k
+    (so over min(|R|, k) positions). "k": binary only, as if k relevant items
+    filled the list: sum_{i <= k} 1/log_b(i + 1).
+    """
+    R = _relevant_gains(gains, rel_gains)
+    if idcg_form == "min":
+        ideal = sorted(R, reverse=True)
+        return dcg(ideal, k=k, gain=gain, log_base=log_base)
+    if idcg_form == "k":
+        if k is None:
+            raise ValueError("idcg='k' needs k")
+        if len(R) == 0:
+            return 0.0
+        return sum(1.0 / math.log(pos + 1, log_base) for pos in range(1, k + 1))
+    raise ValueError(idcg_form)
+
+
+def ndcg(gains, k=None, gain="linear", log_base=2, idcg_form="min", rel_gains=None):
+    """DCG@k / IDCG@k (0 for a user without relevant items)."""
+    i = idcg(gains, k=k, gain=gain, log_base=log_base, idcg_form=idcg_form,
+             rel_gains=rel_gains)
+    if i == 0:
+        return 0.0
+    return dcg(gains, k=k, gain=gain, log_base=log_base) / i
+
+
+# --------------------------------------------------------------- AUC
+def auc(gains, n_items=None):
+    """Per-user AUC of a complete, strictly ordered ranking.
+
+    Fraction of (relevant, non-relevant) pairs in which the relevant item is
+    ranked above. ``gains`` is the whole ranking; if ``n_items`` is larger than
+    ``len(gains)``, the missing items are non-relevant and ranked below the
+    list. Users with no relevant or no non-relevant item score 0.
+    """
+    n = len(gains) if n_items is None else n_items
+    n_rel = sum(1 for g in gains if g > 0)
+    n_neg = n - n_rel
+    if n_rel == 0 or n_neg == 0:
+        return 0.0
+    good = 0
+    for pos in range(1, len(gains) + 1):
+        if gains[pos - 1] > 0:
+            # non-relevant items below pos: in the list ...
+            below = sum(1 for g in gains[pos:] if g <= 0)
+            # ... and outside it
+            below += n - len(gains)
+            good += below
+    return good / (n_rel * n_neg)
+
+
+def auc_from_ranks(ranks, n_items):
+    """AUC from the 1-based ranks of the relevant items in a catalogue of n_items."""
+    ranks = sorted(int(r) for r in ranks)
+    gains = [0] * n_items
+    for r in ranks:
+        gains[r - 1] = 1
+    return auc(gains)
+
+
+def auc_mann_whitney(y_true_row, y_score_row):
+    """AUC from scores with ties counting 1/2 (Mann-Whitney U / (n+ n-))."""
+    pos = [s for t, s in zip(y_true_row, y_score_row) if t > 0]
+    neg = [s for t, s in zip(y_true_row, y_score_row) if t <= 0]
+    if not pos or not neg:
+        return 0.0
+    u = 0.0
+    for a in pos:
+        for b in neg:
+            u += 1.0 if a > b else (0.5 if a == b else 0.0)
+    return u / (len(pos) * len(neg))
+
+
+# --------------------------------------------------------------- input forms
+def gains_from_list(recommended, relevant):
+    """Form (b): ranked item ids + relevant set (binary) or dict (graded).
+
+    Returns (gains of the list in ranked order, gains of all relevant items).
+    """
+    if isinstance(relevant, dict):
+        grade = dict(relevant)
+    else:
+        grade = {item: 1 for item in relevant}
+    gains = [grade.get(item, 0) for item in recommended]
+    rel_gains = [g for g in grade.values() if g > 0]
+    return gains, rel_gains
+
+
+def order_from_scores(y_true_row, y_score_row, ties, mask_row=None):
+    """Item indices in ranked order under a deterministic tie policy."""
+    n = len(y_score_row)
+    idx = [j for j in range(n) if mask_row is None or not mask_row[j]]
+    if ties == "optimistic":
+        key = lambda j: (-y_score_row[j], -y_true_row[j], j)
+    elif ties == "pessimistic":
+        key = lambda j: (-y_score_row[j], y_true_row[j], j)
+    elif ties == "trec_eval":
+        key = lambda j: (-y_score_row[j], -j)
+    else:
+        raise ValueError(ties)
+    return sorted(idx, key=key)
+
+
+def tie_orderings(y_true_row, y_score_row, mask_row=None):
+    """All distinct gain sequences consistent with the scores (see module doc)."""
+    n = len(y_score_row)
+    idx = [j for j in range(n) if mask_row is None or not mask_row[j]]
+    values = sorted({y_score_row[j] for j in idx}, reverse=True)
+    groups = []
+    for v in values:
+        group = [y_true_row[j] for j in idx if y_score_row[j] == v]
+        groups.append(sorted(set(itertools.permutations(group))))
+    for combo in itertools.product(*groups):
+        seq = []
+        for part in combo:
+            seq.extend(part)
+        yield seq
+
+
+def from_scores(metric, y_true_row, y_score_row, ties="expected", mask_row=None,
+                **kwargs):
+    """Apply ``metric(gains, rel_gains=..., **kwargs)`` to one score row.
+
+    ``metric`` is one of the list-form functions above. |R| counts the
+    relevant items that are not masked.
+    """
+    n = len(y_score_row)
+    rel_gains = [y_true_row[j] for j in range(n)
+                 if y_true_row[j] > 0 and (mask_row is None or not mask_row[j])]
+    if ties == "expected":
+        values = [metric(list(seq), rel_gains=rel_gains, **kwargs)
+                  for seq in tie_orderings(y_true_row, y_score_row, mask_row)]
+        return sum(values) / len(values)
+    order = order_from_scores(y_true_row, y_score_row, ties, mask_row)
+    return metric([y_true_row[j] for j in order], rel_gains=rel_gains, **kwargs)
+
+
+def dcg_rel(gains, k=None, gain="linear", log_base=2, rel_gains=None):
+    """dcg with the (ignored) rel_gains keyword, for ``from_scores``."""
+    return dcg(gains, k=k, gain=gain, log_base=log_base)
+
+
+def cg_rel(gains, k=None, gain="linear", rel_gains=None):
+    """cg with the (ignored) rel_gains keyword, for ``from_scores``."""
+    return cg(gains, k=k, gain=gain)
+
+
+def auc_rel(gains, rel_gains=None):
+    """auc with the (ignored) rel_gains keyword, for ``from_scores``."""
+    return auc(gains)
+
+
+def list_as_score_row(recommended, relevant, n_items):
+    """A ranked list inside a catalogue of n_items, as one (y_true, y_score) row.
+
+    The listed items get decreasing scores; every item of the catalogue that
+    is not listed (relevant ones missing from the list, and enough
+    non-relevant fillers to reach n_items) gets the same lowest score, so the
+    unlisted items are tied below the list.
+    """
+    gains, rel_gains = gains_from_list(recommended, relevant)
+    listed = set(recommended)
+    if isinstance(relevant, dict):
+        unlisted_rel = [g for item, g in relevant.items() if g > 0 and item not in listed]
+    else:
+        unlisted_rel = [1 for item in relevant if item not in listed]
+    n_fill = n_items - len(gains) - len(unlisted_rel)
+    if n_fill < 0:
+        raise ValueError("n_items too small")
+    y_true = list(gains) + list(unlisted_rel) + [0] * n_fill
+    y_score = [float(len(gains) - i) for i in range(len(gains))] + [0.0] * (
+        len(unlisted_rel) + n_fill)
+    return y_true, y_score
+
+
+def ranks_of_relevant(gains):
+    """1-based positions of the relevant items of a ranked list."""
+    return [pos for pos in range(1, len(gains) + 1) if gains[pos - 1] > 0]
