@@ -151,34 +151,51 @@ if HAVE_NUMBA:
                         cnt -= 1
                 a_out[i] = cnt
 
-    @numba.njit(parallel=True, cache=True)
-    def _count_above_numba(S, rows, row_ptr, rel_cols, mask_ptr, mask_idx, has_mask, want_after):  # pragma: no cover
-        nnz = rel_cols.shape[0]
-        greater = np.zeros(nnz, dtype=np.int64)
-        equal = np.zeros(nnz, dtype=np.int64)
-        after = np.zeros(nnz, dtype=np.int64)
-        empty = np.zeros(0, dtype=np.int64)
-        for i in numba.prange(rows.shape[0]):
-            u = rows[i]
-            a, b = row_ptr[i], row_ptr[i + 1]
-            if b == a:
-                continue
-            masked = mask_idx[mask_ptr[u]:mask_ptr[u + 1]] if has_mask else empty
-            _row_counts(S[u], rel_cols[a:b], masked, want_after, greater[a:b], equal[a:b], after[a:b])
-        return greater, equal, after
+    def _make_row_loop(parallel):
+        rng = numba.prange if parallel else range
 
-    @numba.njit(parallel=True, cache=True)
-    def _bad_rows(S):  # pragma: no cover
-        n_rows, n_cols = S.shape
-        bad = np.zeros(n_rows, dtype=np.bool_)
-        for u in numba.prange(n_rows):
-            row = S[u]
-            for c in range(n_cols):
-                x = row[c]
-                if not np.isfinite(x):
-                    bad[u] = True
-                    break
-        return bad
+        def loop(S, rows, row_ptr, rel_cols, mask_ptr, mask_idx, has_mask, want_after):  # pragma: no cover
+            nnz = rel_cols.shape[0]
+            greater = np.zeros(nnz, dtype=np.int64)
+            equal = np.zeros(nnz, dtype=np.int64)
+            after = np.zeros(nnz, dtype=np.int64)
+            empty = np.zeros(0, dtype=np.int64)
+            for i in rng(rows.shape[0]):
+                u = rows[i]
+                a, b = row_ptr[i], row_ptr[i + 1]
+                if b == a:
+                    continue
+                masked = mask_idx[mask_ptr[u]:mask_ptr[u + 1]] if has_mask else empty
+                _row_counts(S[u], rel_cols[a:b], masked, want_after, greater[a:b], equal[a:b], after[a:b])
+            return greater, equal, after
+
+        # distinct names, so that numba's on-disk cache keeps the two apart
+        loop.__name__ = loop.__qualname__ = "count_rows_parallel" if parallel else "count_rows_serial"
+        return numba.njit(parallel=parallel, cache=True)(loop)
+
+    def _make_bad_rows(parallel):
+        rng = numba.prange if parallel else range
+
+        def bad_rows(S):  # pragma: no cover
+            n_rows, n_cols = S.shape
+            bad = np.zeros(n_rows, dtype=np.bool_)
+            for u in rng(n_rows):
+                row = S[u]
+                for c in range(n_cols):
+                    if not np.isfinite(row[c]):
+                        bad[u] = True
+                        break
+            return bad
+
+        bad_rows.__name__ = bad_rows.__qualname__ = "bad_rows_parallel" if parallel else "bad_rows_serial"
+        return numba.njit(parallel=parallel, cache=True)(bad_rows)
+
+    # Starting the thread pool costs tens of milliseconds per call on a small
+    # machine, so small inputs take the serial version of each loop.
+    _count_serial, _count_parallel = _make_row_loop(False), _make_row_loop(True)
+    _bad_serial, _bad_parallel = _make_bad_rows(False), _make_bad_rows(True)
+
+_PARALLEL_CELLS = 2_000_000
 
 
 def count_above(S, rows, row_ptr, rel_cols, mask_ptr=None, mask_idx=None, want_after=False):
@@ -202,14 +219,16 @@ def count_above(S, rows, row_ptr, rel_cols, mask_ptr=None, mask_idx=None, want_a
         has_mask = mask_ptr is not None
         mp = mask_ptr if has_mask else np.zeros(S.shape[0] + 1, dtype=np.int64)
         mi = mask_idx if has_mask else np.zeros(0, dtype=np.int64)
-        return _count_above_numba(S, rows, row_ptr, rel_cols, mp, mi, has_mask, want_after)
+        big = rows.shape[0] * S.shape[1] >= _PARALLEL_CELLS
+        loop = _count_parallel if big else _count_serial
+        return loop(S, rows, row_ptr, rel_cols, mp, mi, has_mask, want_after)
     return _count_above_numpy(S, rows, row_ptr, rel_cols, mask_ptr, mask_idx, want_after)
 
 
 def first_bad_value(S, chunk_rows=1024):
     """Position (row, col) of the first NaN or infinite score, or None; bounded memory."""
     if HAVE_NUMBA and S.dtype in (np.float32, np.float64) and S.flags.c_contiguous:
-        bad = _bad_rows(S)
+        bad = (_bad_parallel if S.size >= _PARALLEL_CELLS else _bad_serial)(S)
         if not bad.any():
             return None
         u = int(np.argmax(bad))
