@@ -10,7 +10,14 @@ For gains ``rel_i`` of the items at positions ``i = 1, 2, ...``:
 
 with the gain ``g(rel) = rel`` (``gain='linear'``) or ``2^{rel} - 1``
 (``gain='exponential'``, Burges et al., 2005). The two coincide for binary
-relevance. IDCG is the DCG of the ideal order of the user's relevant items.
+relevance; ``gain='binary'`` ignores the grades (``g = 1`` for every relevant
+item), as libraries that only know a set of relevant items do. IDCG is the
+DCG of the ideal order of the user's relevant items.
+
+The discount is ``1 / log_b(i + 1)`` (``discount='log'``), or the original
+``1 / max(1, log_b(i))`` of Järvelin & Kekäläinen (2002) (``discount='jarvelin'``:
+no discount before rank ``b``; with ``b = 2`` this is LensKit's default
+``1 / log2(max(i, 2))``).
 
 The input forms and the keywords ``ties``, ``no_relevant`` and ``per_user``
 are those of :mod:`recmetrics.topn`.
@@ -22,29 +29,43 @@ import numpy as np
 from ._validation import check_choice, check_k, check_positive_number
 from .ranking import Ranking, as_ranking, expected_sum, finish
 
-__all__ = ["cg", "dcg", "idcg", "ndcg", "GAINS", "IDCG_MODES", "discount"]
+__all__ = ["cg", "dcg", "idcg", "ndcg", "GAINS", "IDCG_MODES", "DISCOUNTS", "discount"]
 
-GAINS = ("linear", "exponential")
+GAINS = ("linear", "exponential", "binary")
 IDCG_MODES = ("min", "k")
+DISCOUNTS = ("log", "jarvelin")
 
 
 def _gain(values, gain):
     check_choice(gain, "gain", GAINS)
+    if gain == "binary":
+        return np.ones_like(values)
     return values if gain == "linear" else np.expm1(values * np.log(2.0))
 
 
-def discount(positions, log_base=2.0):
-    """Position discount ``1 / log_b(i + 1)``.
+def discount(positions, log_base=2.0, kind="log"):
+    """Position discount ``1 / log_b(i + 1)``, or ``1 / max(1, log_b(i))``.
+
+    ``kind='log'`` (default) is the discount of most libraries;
+    ``kind='jarvelin'`` is the original one of Järvelin & Kekäläinen (2002),
+    which leaves the first ``b - 1`` ranks undiscounted; with ``b = 2`` it is
+    LensKit's default ``1 / log2(max(i, 2))`` (ranks 1 and 2 both weigh 1).
 
     Examples
     --------
     >>> discount([1, 2, 3]).round(4).tolist()
     [1.0, 0.6309, 0.5]
+    >>> discount([1, 2, 3, 4], kind="jarvelin").round(4).tolist()
+    [1.0, 1.0, 0.6309, 0.5]
     """
+    check_choice(kind, "discount", DISCOUNTS)
     b = check_positive_number(log_base, "log_base")
     if b == 1.0:
         raise ValueError("log_base must not be 1")
-    return np.log(b) / np.log1p(np.asarray(positions, dtype=np.float64))
+    pos = np.asarray(positions, dtype=np.float64)
+    if kind == "jarvelin":
+        return 1.0 / np.maximum(1.0, np.log(pos) / np.log(b))
+    return np.log(b) / np.log1p(pos)
 
 
 def _prep(a, b, ranks, n_items, mask, ties, k, log_base):
@@ -54,24 +75,26 @@ def _prep(a, b, ranks, n_items, mask, ties, k, log_base):
     return r, single, k
 
 
-def _dcg(r: Ranking, k, gain, log_base):
-    return expected_sum(r, k, lambda i: discount(i, log_base), weights=_gain(r.gain, gain))
+def _dcg(r: Ranking, k, gain, log_base, kind="log"):
+    check_choice(kind, "discount", DISCOUNTS)
+    return expected_sum(r, k, lambda i: discount(i, log_base, kind), weights=_gain(r.gain, gain))
 
 
-def _idcg(r: Ranking, k, gain, log_base, idcg):
+def _idcg(r: Ranking, k, gain, log_base, idcg, kind="log"):
     check_choice(idcg, "idcg", IDCG_MODES)
+    check_choice(kind, "discount", DISCOUNTS)
     if idcg == "k":
         if k is None:
             raise ValueError("idcg='k' needs a cutoff k")
-        if r.is_graded:
+        if r.is_graded and gain != "binary":
             raise ValueError("idcg='k' is defined for binary relevance only; use idcg='min' with graded gains")
-        return np.full(r.n_users, discount(np.arange(1, k + 1), log_base).sum())
+        return np.full(r.n_users, discount(np.arange(1, k + 1), log_base, kind).sum())
     # ideal order: each user's gains sorted in decreasing order, truncated at k
     user = r.user
     order = np.lexsort((-r.gain, user))
     pos = np.arange(order.shape[0]) - r.indptr[user[order]] + 1.0
     keep = pos <= (np.inf if k is None else k)
-    w = _gain(r.gain[order], gain) * discount(pos, log_base)
+    w = _gain(r.gain[order], gain) * discount(pos, log_base, kind)
     return np.bincount(user[order][keep], weights=w[keep], minlength=r.n_users)
 
 
@@ -90,17 +113,20 @@ def cg(a=None, b=None, *, k=None, gain="linear", ranks=None, n_items=None, mask=
 
 
 def dcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, ranks=None, n_items=None,
-        mask=None, ties="expected", no_relevant="zero", per_user=False):
+        mask=None, ties="expected", no_relevant="zero", per_user=False, discount="log"):
     """Discounted cumulative gain at k.
 
     .. math:: \\mathrm{DCG@}k = \\sum_{i=1}^{k} \\frac{g(rel_i)}{\\log_b(i+1)}
 
     Parameters
     ----------
-    gain : {'linear', 'exponential'}, default 'linear'
-        ``g(rel) = rel`` or ``2^rel - 1``.
+    gain : {'linear', 'exponential', 'binary'}, default 'linear'
+        ``g(rel) = rel``, ``2^rel - 1``, or 1 for every relevant item.
     log_base : float, default 2
         Base ``b`` of the logarithm in the discount.
+    discount : {'log', 'jarvelin'}, default 'log'
+        ``1 / log_b(i + 1)``, or ``1 / max(1, log_b(i))`` (see
+        :func:`discount`; LensKit's default).
 
     Examples
     --------
@@ -110,12 +136,12 @@ def dcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, ranks=None, n_it
     13.8482
     """
     r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
-    val = _dcg(r, k, gain, log_base)
+    val = _dcg(r, k, gain, log_base, discount)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
 def idcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, idcg="min", ranks=None,
-         n_items=None, mask=None, ties="expected", no_relevant="zero", per_user=False):
+         n_items=None, mask=None, ties="expected", no_relevant="zero", per_user=False, discount="log"):
     """Ideal DCG at k: the DCG of the relevant items in decreasing order of gain.
 
     Parameters
@@ -125,6 +151,8 @@ def idcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, idcg="min", ran
         ``min(|R|, k)`` positions carry gain (most libraries). ``'k'``: as if
         ``k`` relevant items filled the list (binary relevance only), which
         caps NDCG below 1 for users with fewer than ``k`` relevant items.
+    discount : {'log', 'jarvelin'}, default 'log'
+        As in :func:`dcg`.
 
     Examples
     --------
@@ -132,16 +160,18 @@ def idcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, idcg="min", ran
     7.1410
     """
     r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
-    val = _idcg(r, k, gain, log_base, idcg)
+    val = _idcg(r, k, gain, log_base, idcg, discount)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
 def ndcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, idcg="min", ranks=None,
-         n_items=None, mask=None, ties="expected", no_relevant="zero", per_user=False):
+         n_items=None, mask=None, ties="expected", no_relevant="zero", per_user=False, discount="log"):
     """Normalised discounted cumulative gain at k, ``DCG@k / IDCG@k``.
 
-    The log base cancels out. Users without relevant items have no IDCG;
-    ``no_relevant`` decides what they count as.
+    The log base cancels out (with ``discount='log'``). Users without
+    relevant items have no IDCG; ``no_relevant`` decides what they count as.
+    ``gain``, ``log_base``, ``idcg`` and ``discount`` are as in :func:`dcg`
+    and :func:`idcg`.
 
     Examples
     --------
@@ -149,10 +179,12 @@ def ndcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, idcg="min", ran
     0.9608
     >>> round(ndcg([1, 2, 3, 4, 5], [1, 3, 5], k=5), 4)
     0.8855
+    >>> round(ndcg([0, 1, 1, 0, 1], discount="jarvelin"), 4)   # LensKit's default discount
+    0.7836
     """
     r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
-    num = _dcg(r, k, gain, log_base)
-    den = _idcg(r, k, gain, log_base, idcg)
+    num = _dcg(r, k, gain, log_base, discount)
+    den = _idcg(r, k, gain, log_base, idcg, discount)
     with np.errstate(invalid="ignore", divide="ignore"):
         val = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)

@@ -2,18 +2,23 @@
 
 :func:`evaluate` builds the ranking representation once (one pass over the
 scores, one tie policy) and evaluates every requested metric on it, so asking
-for ten metrics costs little more than asking for one.
+for ten metrics costs little more than asking for one. With
+``convention=...`` it reproduces one library's variant of every metric (see
+:mod:`recmetrics.conventions`).
 """
 from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
+from . import conventions as _conv
 from ._validation import check_k
 from .curves import auc
 from .dcg import cg, dcg, ndcg
-from .ranking import Ranking, as_ranking
+from .ranking import Ranking, _rect_shape, as_ranking, from_scores
 from .topn import arhr, average_precision, f1, hit_ratio, precision, recall, reciprocal_rank
 
 __all__ = ["evaluate", "METRICS"]
@@ -21,14 +26,14 @@ __all__ = ["evaluate", "METRICS"]
 # name -> (function, needs a cutoff, extra keywords it accepts from evaluate)
 METRICS = {
     "precision": (precision, True, ()),
-    "recall": (recall, True, ()),
+    "recall": (recall, True, ("recall_denominator",)),
     "f1": (f1, True, ()),
     "hr": (hit_ratio, True, ()),
     "arhr": (arhr, True, ()),
     "mrr": (reciprocal_rank, False, ()),
-    "map": (average_precision, False, ("ap_denominator",)),
-    "ndcg": (ndcg, False, ("gain", "idcg", "log_base")),
-    "dcg": (dcg, False, ("gain", "log_base")),
+    "map": (average_precision, False, ("ap_denominator", "ap_ties")),
+    "ndcg": (ndcg, False, ("gain", "idcg", "log_base", "discount")),
+    "dcg": (dcg, False, ("gain", "log_base", "discount")),
     "cg": (cg, True, ("gain",)),
     "auc": (auc, False, ()),
 }
@@ -37,6 +42,8 @@ _ALIASES = {
     "hit": "hr", "hitrate": "hr", "rr": "mrr", "recip_rank": "mrr", "ap": "map",
     "f1_score": "f1",
 }
+_BASE = {fn: base for base, (fn, _, _) in METRICS.items()}
+_D = _conv.default  # marks a keyword default, so that a convention preset may replace it
 _NAME = re.compile(r"^\s*([a-z_0-9]+?)\s*(?:@\s*(\d+))?\s*$")
 
 
@@ -62,9 +69,11 @@ def _parse(name):
 
 
 def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10"),
-             *, ranks=None, n_items=None, mask=None, ties="expected", no_relevant="zero",
-             ap_denominator="relevant", gain="linear", idcg="min", log_base=2.0,
-             per_user=False, progress=False):
+             *, ranks=None, n_items=None, mask=None, ties=_D("expected"), no_relevant=_D("zero"),
+             ap_denominator=_D("relevant"), gain=_D("linear"), idcg=_D("min"), log_base=_D(2.0),
+             per_user=False, progress=False, convention=None, ap_ties=_D("policy"),
+             recall_denominator=_D("relevant"), discount=_D("log"), retrieve_nonpositive=None,
+             score_dtype=None):
     """Evaluate several metrics on one ranking computed once.
 
     Parameters
@@ -88,6 +97,26 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
     progress : bool, default False
         Report progress of the ranking step on standard error (score
         matrices only).
+    convention : str, optional
+        Reproduce one library's variant of every metric: ``'trec_eval'``,
+        ``'sklearn'``, ``'ranx'``, ``'torchmetrics'``, ``'recbole'``,
+        ``'recommenders'``, ``'spark'``, ``'rectools'`` or ``'lenskit'``
+        (see :mod:`recmetrics.conventions` and
+        :func:`recmetrics.conventions.describe`). The preset sets every
+        convention keyword the caller leaves out; a convention keyword passed
+        explicitly with another value raises ``ValueError``, and so does a
+        metric the library does not provide (or not with that cutoff).
+    ap_ties, recall_denominator, discount
+        Further conventions, as in :func:`~recmetrics.topn.average_precision`,
+        :func:`~recmetrics.topn.recall` and :func:`~recmetrics.dcg.ndcg`.
+    retrieve_nonpositive : bool, optional
+        ``False``: relevant items scored ``<= 0`` are never retrieved (see
+        :func:`~recmetrics.ranking.from_scores`; score matrices only).
+        Default ``True``.
+    score_dtype : {'float32'}, optional
+        Compare the scores in this precision (trec_eval and torchmetrics
+        use single precision, so scores equal as float32 are tied there).
+        Score matrices only; default: as given.
 
     Notes
     -----
@@ -118,18 +147,50 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         raise ValueError("metrics is empty; ask for at least one metric")
     if len(set(metrics)) != len(metrics):
         raise ValueError("metrics contains a name twice")
-    if isinstance(y_true, Ranking):
-        r = y_true
-    else:
-        r, _ = as_ranking(y_true, y_score, ranks=ranks, n_items=n_items, mask=mask, ties=ties,
-                          progress=progress)
-    options = {"ap_denominator": ap_denominator, "gain": gain, "idcg": idcg, "log_base": log_base}
+    options, overrides, _ = _conv.resolve(convention, {
+        "ties": ties, "no_relevant": no_relevant, "ap_denominator": ap_denominator, "ap_ties": ap_ties,
+        "recall_denominator": recall_denominator, "gain": gain, "idcg": idcg, "log_base": log_base,
+        "discount": discount, "retrieve_nonpositive": retrieve_nonpositive, "score_dtype": score_dtype})
+    if convention is not None:
+        for name, fn, k, extras in parsed:
+            _conv.check_supported(convention, _BASE[fn], k)
+    no_relevant = options["no_relevant"]
+    rankings = {}
+
+    def ranking(opts):
+        """The ranking under the tie policy and scores options of one metric (built once)."""
+        key = (opts["ties"], opts["retrieve_nonpositive"], opts["score_dtype"])
+        if key in rankings:
+            return rankings[key]
+        if isinstance(y_true, Ranking):
+            if convention is not None or opts["retrieve_nonpositive"] is False or opts["score_dtype"]:
+                raise ValueError("a prebuilt Ranking has its tie policy and scores fixed; pass y_true and "
+                                 "y_score instead to use a convention, retrieve_nonpositive or score_dtype")
+            rankings[key] = y_true
+            return y_true
+        scores = y_score
+        matrix = y_score is not None and (sp.issparse(y_true) or (
+            (s := _rect_shape(y_score)) is not None and len(s) == 2))
+        if opts["score_dtype"] is not None and matrix:
+            scores = np.asarray(y_score, dtype=opts["score_dtype"])
+        if opts["retrieve_nonpositive"] is False:
+            if not matrix:
+                raise TypeError("retrieve_nonpositive=False applies only to score matrices (y_true, y_score)")
+            r = from_scores(y_true, scores, mask=mask, ties=opts["ties"], progress=progress,
+                            retrieve_nonpositive=False)
+        else:
+            r, _ = as_ranking(y_true, scores, ranks=ranks, n_items=n_items, mask=mask, ties=opts["ties"],
+                              progress=progress)
+        rankings[key] = r
+        return r
+
     columns = {}
     for name, fn, k, extras in parsed:
-        kw = {key: options[key] for key in extras}
+        opts = dict(options, **overrides.get(_BASE[fn], {}))
+        kw = {key: opts[key] for key in extras}
         if fn is not auc:
             kw["k"] = k
-        columns[name] = fn(r, no_relevant=no_relevant, per_user=True, **kw)
+        columns[name] = fn(ranking(opts), no_relevant=no_relevant, per_user=True, **kw)
     table = pd.DataFrame(columns)
     table.index.name = "user"
     if per_user:

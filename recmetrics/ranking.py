@@ -389,7 +389,8 @@ def _csr_of(x, name, shape):
     return indptr, c.astype(np.int64), arr[r, c]
 
 
-def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False) -> Ranking:
+def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False,
+                retrieve_nonpositive=True) -> Ranking:
     """Ranking of every user's catalogue by score.
 
     Parameters
@@ -412,6 +413,15 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False) 
         trec_eval breaks ties by document id in decreasing order.
     progress : bool, default False
         Report progress over users on standard error (for long runs).
+    retrieve_nonpositive : bool, default True
+        ``False`` treats every relevant item with a score ``<= 0`` as *not
+        retrieved* (``start = inf``): it still counts in ``|R|`` but is never
+        a hit, at any cutoff. This is torchmetrics' convention for its
+        retrieval precision, recall, AP and reciprocal rank (since version
+        1.7.4; not for its NDCG). Items scored ``<= 0`` sit below every item
+        scored ``> 0``, so the ranks of the other relevant items do not
+        change. Meant for the Top-N metrics; AUC assumes every item is
+        ranked.
 
     Notes
     -----
@@ -428,8 +438,12 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False) 
     ([1.0, 1.0], [3.0, 3.0], [2.0, 2.0])
     >>> from_scores([[0, 1, 1, 0]], [[0.9, 0.5, 0.5, 0.5]], ties="pessimistic").ranks().tolist()
     [3.0, 4.0]
+    >>> from_scores([[1, 0, 1]], [[0.8, 0.5, 0.0]], retrieve_nonpositive=False).ranks().tolist()
+    [1.0, inf]
     """
     check_choice(ties, "ties", TIE_POLICIES)
+    if not isinstance(retrieve_nonpositive, (bool, np.bool_)):
+        raise TypeError(f"retrieve_nonpositive must be True or False, got {retrieve_nonpositive!r}")
     S = _scores_matrix(y_score)
     shape = S.shape
     n_users, n_cols = shape
@@ -486,6 +500,9 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False) 
     report.close()
     s = S[ru, rc].astype(np.float64)
     n_ranked = n_items
+    # relevant items scored <= 0 are not retrieved when asked (torchmetrics);
+    # they sit below every positive score, so no other rank changes
+    dropped = np.zeros(nnz, dtype=bool) if retrieve_nonpositive else s <= 0
     if ties == "expected":
         # relevant items strictly above / tied, from the relevant entries alone
         order = np.lexsort((-s, ru))
@@ -501,7 +518,8 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False) 
         rel_before = np.empty(nnz)
         group_rel[order] = c_sorted
         rel_before[order] = h_sorted
-        return _from_entries(ru, rg, greater, equal, group_rel, rel_before, n_users, n_ranked, n_items)
+        start = np.where(dropped, np.inf, greater)
+        return _from_entries(ru, rg, start, equal, group_rel, rel_before, n_users, n_ranked, n_items)
     # deterministic policies: exact rank within the tie group
     if ties == "trec_eval":
         # tied relevant items with a higher column index come first too
@@ -523,6 +541,7 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False) 
             c_orig = np.empty(nnz)
             c_orig[order] = c
             rank = greater + (equal - c_orig) + within + 1.0
+    rank = np.where(dropped, np.inf, rank)
     return _deterministic(ru, rg, rank, n_users, n_ranked, n_items)
 
 
@@ -626,7 +645,7 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties="exp
 
 # --------------------------------------------------------------------------
 # shared machinery of the metric functions
-NO_RELEVANT_POLICIES = ("zero", "skip", "raise")
+NO_RELEVANT_POLICIES = ("zero", "skip", "raise", "one")
 
 
 def prefix_table(f, upto: int) -> np.ndarray:
@@ -683,7 +702,9 @@ def finish(values, r: Ranking, single: bool, *, no_relevant: str, per_user: bool
 
     ``defined`` marks users for which the metric is defined (default: users
     with at least one relevant item); the others get 0 (``'zero'``), are
-    left out (``'skip'``: NaN per user), or raise (``'raise'``).
+    left out (``'skip'``: NaN per user), raise (``'raise'``), or get 1
+    (``'one'``: scikit-learn's ``label_ranking_average_precision_score``,
+    torchmetrics' ``empty_target_action='pos'``).
     """
     check_choice(no_relevant, "no_relevant", NO_RELEVANT_POLICIES)
     values = np.asarray(values, dtype=np.float64).copy()
@@ -696,7 +717,7 @@ def finish(values, r: Ranking, single: bool, *, no_relevant: str, per_user: bool
                 f"user {u} has no relevant item (or the metric is undefined for it); "
                 "pass no_relevant='zero' or 'skip' to allow this"
             )
-        values[~defined] = 0.0 if no_relevant == "zero" else np.nan
+        values[~defined] = {"zero": 0.0, "one": 1.0}.get(no_relevant, np.nan)
     if single:
         return float(values[0])
     if per_user:

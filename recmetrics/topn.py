@@ -10,7 +10,7 @@ Every function accepts the input forms of :mod:`recmetrics.ranking`:
 * ``f(ranks=..., n_items=...)``: ranks of held-out items;
 
 and the keywords ``ties`` (how equal scores are ordered, default
-``'expected'``), ``no_relevant`` (``'zero'``, ``'skip'`` or ``'raise'`` for
+``'expected'``), ``no_relevant`` (``'zero'``, ``'skip'``, ``'raise'`` or ``'one'`` for
 users without relevant items) and ``per_user`` (return one value per user
 instead of the mean). A single list returns a float.
 
@@ -38,9 +38,13 @@ __all__ = [
     "average_precision",
     "confusion",
     "AP_DENOMINATORS",
+    "RECALL_DENOMINATORS",
+    "AP_TIES",
 ]
 
 AP_DENOMINATORS = ("relevant", "min", "k", "hits")
+RECALL_DENOMINATORS = ("relevant", "min")
+AP_TIES = ("policy", "group_end")
 
 
 def _rank(a, b, ranks, n_items, mask, ties, k, *, k_required=False):
@@ -80,19 +84,31 @@ def precision(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
 
 
 def recall(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-           ties="expected", no_relevant="zero", per_user=False):
+           ties="expected", no_relevant="zero", per_user=False, recall_denominator="relevant"):
     """Recall at k: the fraction of the relevant items found in the top ``k``.
 
     .. math:: \\mathrm{R@}k = \\frac{|\\{\\text{relevant items at } pos \\le k\\}|}{|R|}
+
+    Parameters
+    ----------
+    recall_denominator : {'relevant', 'min'}, default 'relevant'
+        ``'relevant'`` divides by ``|R|`` (trec_eval, ranx, scikit-learn's
+        users, most libraries); ``'min'`` divides by ``min(|R|, k)``, so that
+        a user with more than ``k`` relevant items can reach 1 (LensKit's
+        ``Recall``; with ``k=None`` both are ``|R|``).
 
     Examples
     --------
     >>> recall(["a", "b", "x", "c"], {"a", "c", "z"}, k=2)
     0.3333333333333333
+    >>> recall(["a", "b", "x", "c"], {"a", "c", "z"}, k=2, recall_denominator="min")
+    0.5
     """
+    check_choice(recall_denominator, "recall_denominator", RECALL_DENOMINATORS)
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    den = r.n_relevant if recall_denominator == "relevant" or k is None else np.minimum(r.n_relevant, k)
     with np.errstate(invalid="ignore", divide="ignore"):
-        val = hits(r, k) / r.n_relevant
+        val = hits(r, k) / den
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
@@ -219,7 +235,8 @@ mrr = reciprocal_rank
 
 
 def average_precision(a=None, b=None, *, k=None, ap_denominator="relevant", ranks=None,
-                      n_items=None, mask=None, ties="expected", no_relevant="zero", per_user=False):
+                      n_items=None, mask=None, ties="expected", no_relevant="zero", per_user=False,
+                      ap_ties="policy"):
     """Average precision at k; its mean over users is MAP@k.
 
     .. math:: \\mathrm{AP@}k = \\frac{1}{D}\\sum_{i=1}^{k} \\mathrm{rel}(i)\\,\\mathrm{P@}i
@@ -240,15 +257,39 @@ def average_precision(a=None, b=None, *, k=None, ap_denominator="relevant", rank
     Under ``ties='expected'`` the value is the exact expectation over orders
     of tied items (McSherry & Najork, 2008).
 
+    ``ap_ties='group_end'`` is scikit-learn's ``average_precision_score``
+    instead: every relevant item of a tied group gets the precision measured
+    after the *whole* group, ``(H + h) / (N + m)`` (``H``, ``N``: relevant and
+    all items above the group; ``h``, ``m``: relevant and all items in it).
+    That is no average over tie orders. It needs ``ties='expected'`` (which
+    keeps the groups; under a deterministic policy every group has one item
+    and both rules agree) and no cutoff, as scikit-learn has none. The
+    default ``'policy'`` uses the tie policy ``ties``.
+
     Examples
     --------
     >>> round(average_precision(["a", "b", "x", "c"], {"a", "b", "c"}), 6)   # (1/1 + 2/2 + 3/4) / 3
     0.916667
     >>> average_precision([1, 0, 0, 0, 0, 0, 0], k=3, ap_denominator="min")  # |R| = 1
     1.0
+    >>> y_true, y_score = [[1, 1, 0]], [[0.5, 0.5, 0.5]]   # one tied group
+    >>> round(average_precision(y_true, y_score), 4), round(average_precision(y_true, y_score, ap_ties="group_end"), 4)
+    (0.8056, 0.6667)
     """
     check_choice(ap_denominator, "ap_denominator", AP_DENOMINATORS)
+    check_choice(ap_ties, "ap_ties", AP_TIES)
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    if ap_ties == "group_end":
+        if k is not None:
+            raise ValueError("ap_ties='group_end' (scikit-learn's average_precision_score) has no cutoff; pass k=None")
+        ranked = np.isfinite(r.start)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            prec_end = np.where(ranked, (r.rel_before + r.group_rel) / (r.start + r.size), 0.0)
+        num = r.per_user_sum(prec_end)
+        den = r.n_relevant if ap_denominator != "hits" else hits(r, None)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            val = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+        return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
     lo, hi = window(r, k)
     m = (hi - lo).astype(float)
     table = np.zeros(int(hi.max(initial=0)) + 1)

@@ -1,0 +1,531 @@
+"""Convention presets: each library's variant of the ranking metrics, on request.
+
+Libraries that all report "MAP@10" or "NDCG@10" compute different numbers
+from the same recommendations, because they make different choices: the
+denominator of AP@k, the positions the ideal DCG sums over, the gain and the
+discount, how tied scores are ordered, whether MRR is cut at ``k``, what a
+user without relevant items counts as. In ``recmetrics`` every one of these
+choices is an explicit keyword of the metric functions. A *convention preset*
+is a named set of values of those keywords that reproduces one library:
+
+>>> import recmetrics as rm
+>>> rm.conventions.PRESETS["recbole"]["ap_denominator"]
+'min'
+>>> y_true = [[1, 0, 1, 1, 0, 0]]
+>>> y_score = [[0.9, 0.8, 0.7, 0.1, 0.2, 0.3]]
+>>> rm.evaluate(y_true, y_score, ["map@2"], convention="trec_eval").round(4).tolist()   # (1/1) / |R|
+[0.3333]
+>>> rm.evaluate(y_true, y_score, ["map@2"], convention="recbole").round(4).tolist()     # (1/1) / min(|R|, 2)
+[0.5]
+
+How a preset combines with explicit keywords (see :func:`resolve`): the
+preset fills every convention keyword of :func:`recmetrics.evaluate` that the
+caller did not pass; a keyword that the caller *did* pass must agree with the
+preset, otherwise :func:`~recmetrics.evaluate` raises ``ValueError`` (to mix
+conventions, pass ``convention=None`` and set every keyword yourself). A
+metric that the library does not provide, or not with that cutoff, also
+raises ``ValueError``.
+
+The table of conventions, with the source file and function behind each one
+and the version read, is :func:`describe`. The presets of scikit-learn,
+pytrec_eval (trec_eval) and ranx are checked against the libraries
+themselves in ``tests/test_conventions.py``; the others, which are not
+installed here, were read from their source code and are checked on small
+hand-computed examples. Where a library leaves the order of tied items
+unspecified (an unstable sort, ``torch.topk``, or the order of its input),
+no preset can reproduce it on tied scores: the preset then uses
+``ties='expected'``, and it reproduces the library exactly on scores without
+ties.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_choice
+
+__all__ = [
+    "PRESETS",
+    "METRIC_OVERRIDES",
+    "SUPPORTED",
+    "LIBRARIES",
+    "SOURCES",
+    "CONVENTION_KEYWORDS",
+    "describe",
+    "resolve",
+    "compare",
+    "default",
+    "is_default",
+]
+
+# Every convention keyword of recmetrics.evaluate, with its default.
+CONVENTION_KEYWORDS = {
+    "ties": "expected",
+    "no_relevant": "zero",
+    "ap_denominator": "relevant",
+    "ap_ties": "policy",
+    "recall_denominator": "relevant",
+    "gain": "linear",
+    "idcg": "min",
+    "log_base": 2.0,
+    "discount": "log",
+    "retrieve_nonpositive": None,   # None: True, every item is ranked
+    "score_dtype": None,            # None: the scores as given
+}
+
+# what the keywords left at None mean
+_EFFECTIVE = dict(CONVENTION_KEYWORDS, retrieve_nonpositive=True)
+
+# --------------------------------------------------------------------------
+# the presets: explicit keyword values of the ranking core
+PRESETS = {
+    "trec_eval": {
+        "ties": "trec_eval", "no_relevant": "zero", "ap_denominator": "relevant", "ap_ties": "policy",
+        "recall_denominator": "relevant", "gain": "linear", "idcg": "min", "log_base": 2.0,
+        "discount": "log", "retrieve_nonpositive": True, "score_dtype": "float32",
+    },
+    "sklearn": {
+        "ties": "expected", "no_relevant": "zero", "ap_denominator": "relevant", "ap_ties": "group_end",
+        "recall_denominator": "relevant", "gain": "linear", "idcg": "min", "log_base": 2.0,
+        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
+    },
+    "ranx": {
+        "ties": "expected", "no_relevant": "skip", "ap_denominator": "relevant", "ap_ties": "policy",
+        "recall_denominator": "relevant", "gain": "linear", "idcg": "min", "log_base": 2.0,
+        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
+    },
+    "torchmetrics": {
+        "ties": "expected", "no_relevant": "zero", "ap_denominator": "hits", "ap_ties": "policy",
+        "recall_denominator": "relevant", "gain": "linear", "idcg": "min", "log_base": 2.0,
+        "discount": "log", "retrieve_nonpositive": False, "score_dtype": "float32",
+    },
+    "recbole": {
+        "ties": "expected", "no_relevant": "skip", "ap_denominator": "min", "ap_ties": "policy",
+        "recall_denominator": "relevant", "gain": "binary", "idcg": "min", "log_base": 2.0,
+        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
+    },
+    "recommenders": {
+        "ties": "expected", "no_relevant": "skip", "ap_denominator": "min", "ap_ties": "policy",
+        "recall_denominator": "relevant", "gain": "binary", "idcg": "min", "log_base": math.e,
+        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
+    },
+    "spark": {
+        "ties": "expected", "no_relevant": "zero", "ap_denominator": "min", "ap_ties": "policy",
+        "recall_denominator": "relevant", "gain": "binary", "idcg": "min", "log_base": math.e,
+        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
+    },
+    "rectools": {
+        "ties": "expected", "no_relevant": "skip", "ap_denominator": "relevant", "ap_ties": "policy",
+        "recall_denominator": "relevant", "gain": "binary", "idcg": "k", "log_base": 2.0,
+        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
+    },
+    "lenskit": {
+        "ties": "expected", "no_relevant": "skip", "ap_denominator": "min", "ap_ties": "policy",
+        "recall_denominator": "min", "gain": "binary", "idcg": "min", "log_base": 2.0,
+        "discount": "jarvelin", "retrieve_nonpositive": True, "score_dtype": None,
+    },
+}
+
+# Keywords that one metric of a library sets differently from the rest.
+METRIC_OVERRIDES = {
+    # torchmetrics' retrieval_normalized_dcg has no `preds > 0` filter
+    "torchmetrics": {"ndcg": {"retrieve_nonpositive": True}},
+}
+
+# Metrics each library provides: "k" (only with a cutoff), "none" (only
+# without), "both". A metric missing here is not provided by the library.
+SUPPORTED = {
+    "trec_eval": {"precision": "k", "recall": "k", "map": "both", "ndcg": "both", "mrr": "none"},
+    "sklearn": {"ndcg": "both", "dcg": "both", "map": "none", "auc": "none"},
+    "ranx": {"precision": "both", "recall": "both", "f1": "both", "hr": "both", "mrr": "both",
+             "map": "both", "ndcg": "both"},
+    "torchmetrics": {"precision": "both", "recall": "both", "map": "both", "ndcg": "both", "mrr": "both"},
+    "recbole": {"precision": "k", "recall": "k", "map": "k", "ndcg": "k", "mrr": "k", "hr": "k"},
+    "recommenders": {"precision": "k", "recall": "k", "map": "k", "ndcg": "k"},
+    "spark": {"precision": "k", "recall": "k", "map": "both", "ndcg": "k"},
+    "rectools": {"precision": "k", "recall": "k", "f1": "k", "hr": "k", "mrr": "k", "map": "k", "ndcg": "k"},
+    "lenskit": {"precision": "both", "recall": "both", "hr": "both", "mrr": "both", "map": "both",
+                "ndcg": "both"},
+}
+
+# Library, version read, how it was checked, and what it does with ties.
+LIBRARIES = {
+    "trec_eval": {
+        "library": "trec_eval (through pytrec_eval)", "version": "pytrec-eval-terrier 0.5.11",
+        "checked": "run (tests)",
+        "ties": "document id in decreasing string order (our 'trec_eval' = higher column first with zero-padded ids)",
+        "notes": "scores compared in single precision; binary measures count grade >= 1 as relevant; "
+                 "a user absent from the qrels is left out, one judged with no relevant item scores 0",
+    },
+    "sklearn": {
+        "library": "scikit-learn", "version": "1.9.1", "checked": "run (tests)",
+        "ties": "NDCG: mean over the tied group (= 'expected'); AP: every relevant item of a tied group "
+                "gets the precision at the end of the group",
+        "notes": "no P@k, R@k, MRR or AP@k; average_precision_score needs average='samples' for a mean "
+                 "over users (its default averages over items); LRAP counts a user without relevant "
+                 "items as 1",
+    },
+    "ranx": {
+        "library": "ranx", "version": "0.3.21", "checked": "run without ties (tests)",
+        "ties": "input order and an unstable argsort (not reproducible)",
+        "notes": "queries without qrels are dropped with make_comparable=True; 'ndcg' is linear "
+                 "(Jarvelin), 'ndcg_burges' exponential",
+    },
+    "torchmetrics": {
+        "library": "torchmetrics", "version": "1.9.0", "checked": "source read",
+        "ties": "NDCG: mean over the tied group; P/R/AP/RR: order of torch.topk/argsort (unspecified)",
+        "notes": "P/R/AP/RR ignore relevant items scored <= 0 (since 1.7.4) and need binary targets; "
+                 "scores are cast to float32; empty_target_action='neg' (0) by default",
+    },
+    "recbole": {
+        "library": "RecBole", "version": "1.2.1", "checked": "source read",
+        "ties": "order of torch.topk (unspecified)",
+        "notes": "binary relevance only; users without test items are not evaluated; "
+                 "results rounded to 4 decimals (metric_decimal_place)",
+    },
+    "recommenders": {
+        "library": "Microsoft Recommenders (python_evaluation)", "version": "1.2.1", "checked": "source read",
+        "ties": "stable sort: input row order",
+        "notes": "every row of rating_true is relevant; ndcg_at_k binary by default (score_type='raw' "
+                 "for linear gains), natural log; map() divides by |R|, map_at_k() by min(|R|, k); no MRR",
+    },
+    "spark": {
+        "library": "Spark MLlib RankingMetrics", "version": "master (>= 3.4), read in apache/spark",
+        "checked": "source read",
+        "ties": "none: takes ranked lists",
+        "notes": "binary relevance from (prediction, labels) pairs; graded NDCG only from 3-tuples (since "
+                 "3.4.0, gain 2^rel - 1, ideal order = the labels as given); empty ground truth -> 0; no MRR",
+    },
+    "rectools": {
+        "library": "RecTools", "version": "0.19.0", "checked": "source read",
+        "ties": "none: takes ranks (Columns.Rank) as given",
+        "notes": "binary relevance; NDCG's IDCG over k positions unless divide_by_achievable=True; "
+                 "MAP divides by |R| unless divide_by_k=True; only users in the test interactions count",
+    },
+    "lenskit": {
+        "library": "LensKit", "version": "2025.8.1", "checked": "source read",
+        "ties": "order of its top-n selection (unspecified)",
+        "notes": "discount 1/log2(max(rank, 2)); precision divides by the list length and AP by "
+                 "min(|R|, list length) when the list is shorter than k; NDCG and RR are NaN for users "
+                 "without test items (left out of the mean)",
+    },
+}
+
+# Source file and function behind each metric of each library.
+SOURCES = {
+    "trec_eval": {
+        "precision": "m_P.c (P_k)", "recall": "m_recall.c (recall_k)",
+        "map": "m_map.c (map), m_map_cut.c (map_cut_k)", "ndcg": "m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut_k)",
+        "mrr": "m_recip_rank.c (recip_rank)", "ties": "form_res_rels.c: comp_sim_docno",
+    },
+    "sklearn": {
+        "ndcg": "sklearn/metrics/_ranking.py: ndcg_score, _tie_averaged_dcg",
+        "dcg": "sklearn/metrics/_ranking.py: dcg_score",
+        "map": "sklearn/metrics/_ranking.py: average_precision_score (average='samples')",
+        "auc": "sklearn/metrics/_ranking.py: roc_auc_score",
+    },
+    "ranx": {
+        "precision": "ranx/metrics/precision.py: _precision", "recall": "ranx/metrics/recall.py: _recall",
+        "f1": "ranx/metrics/f1.py: _f1", "hr": "ranx/metrics/hit_rate.py: _hit_rate",
+        "mrr": "ranx/metrics/reciprocal_rank.py: _reciprocal_rank",
+        "map": "ranx/metrics/average_precision.py: _average_precision",
+        "ndcg": "ranx/metrics/ndcg.py: _dcg, _idcg, _ndcg",
+        "ties": "ranx/data_structures/common.py: sort_dict_by_value (np.argsort of -scores)",
+    },
+    "torchmetrics": {
+        "precision": "torchmetrics/functional/retrieval/precision.py: retrieval_precision",
+        "recall": "torchmetrics/functional/retrieval/recall.py: retrieval_recall",
+        "map": "torchmetrics/functional/retrieval/average_precision.py: retrieval_average_precision",
+        "ndcg": "torchmetrics/functional/retrieval/ndcg.py: retrieval_normalized_dcg, _tie_average_dcg",
+        "mrr": "torchmetrics/functional/retrieval/reciprocal_rank.py: retrieval_reciprocal_rank",
+        "no_relevant": "torchmetrics/retrieval/base.py: RetrievalMetric.compute (empty_target_action)",
+    },
+    "recbole": {
+        "precision": "recbole/evaluator/metrics.py: Precision.metric_info",
+        "recall": "recbole/evaluator/metrics.py: Recall.metric_info",
+        "map": "recbole/evaluator/metrics.py: MAP.metric_info",
+        "ndcg": "recbole/evaluator/metrics.py: NDCG.metric_info",
+        "mrr": "recbole/evaluator/metrics.py: MRR.metric_info",
+        "hr": "recbole/evaluator/metrics.py: Hit.metric_info",
+        "ties": "recbole/evaluator/collector.py: Collector.eval_batch_collect (torch.topk)",
+    },
+    "recommenders": {
+        "precision": "recommenders/evaluation/python_evaluation.py: precision_at_k",
+        "recall": "recommenders/evaluation/python_evaluation.py: recall_at_k",
+        "map": "recommenders/evaluation/python_evaluation.py: map_at_k (map: denominator |R|)",
+        "ndcg": "recommenders/evaluation/python_evaluation.py: ndcg_at_k",
+        "ties": "recommenders/evaluation/python_evaluation.py: get_top_k_items",
+    },
+    "spark": {
+        "precision": "mllib/.../evaluation/RankingMetrics.scala: precisionAt",
+        "recall": "mllib/.../evaluation/RankingMetrics.scala: recallAt",
+        "map": "mllib/.../evaluation/RankingMetrics.scala: meanAveragePrecisionAt, meanAveragePrecision",
+        "ndcg": "mllib/.../evaluation/RankingMetrics.scala: ndcgAt",
+    },
+    "rectools": {
+        "precision": "rectools/metrics/classification.py: Precision", "recall": "rectools/metrics/classification.py: Recall",
+        "f1": "rectools/metrics/classification.py: F1Beta", "hr": "rectools/metrics/classification.py: HitRate",
+        "mrr": "rectools/metrics/ranking.py: MRR", "map": "rectools/metrics/ranking.py: MAP",
+        "ndcg": "rectools/metrics/ranking.py: NDCG",
+    },
+    "lenskit": {
+        "precision": "lenskit/metrics/ranking/_pr.py: Precision", "recall": "lenskit/metrics/ranking/_pr.py: Recall",
+        "hr": "lenskit/metrics/ranking/_hit.py: Hit", "mrr": "lenskit/metrics/ranking/_recip.py: RecipRank",
+        "map": "lenskit/metrics/ranking/_map.py: AveragePrecision",
+        "ndcg": "lenskit/metrics/ranking/_dcg.py: NDCG; _weighting.py: LogRankWeight",
+    },
+}
+
+
+# --------------------------------------------------------------------------
+# recognising the keywords the caller did not pass
+class _DefaultStr(str):
+    """A default value of :func:`recmetrics.evaluate`: equal to the string, but marked as not passed."""
+
+    __slots__ = ()
+
+
+class _DefaultFloat(float):
+    """A default value of :func:`recmetrics.evaluate`: equal to the float, but marked as not passed."""
+
+    __slots__ = ()
+
+
+def default(value):
+    """Mark ``value`` as a keyword default that a preset may replace.
+
+    The marked value compares, hashes and prints exactly as ``value``.
+
+    >>> default("expected") == "expected", is_default(default("expected")), is_default("expected")
+    (True, True, False)
+    """
+    if isinstance(value, str):
+        return _DefaultStr(value)
+    if isinstance(value, float):
+        return _DefaultFloat(value)
+    raise TypeError(f"cannot mark {value!r} as a default")
+
+
+def is_default(value) -> bool:
+    """True if ``value`` is a keyword default (marked by :func:`default`, or ``None``)."""
+    return value is None or isinstance(value, (_DefaultStr, _DefaultFloat))
+
+
+def _plain(value):
+    if isinstance(value, _DefaultStr):
+        return str(value)
+    if isinstance(value, _DefaultFloat):
+        return float(value)
+    return value
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, numbers.Real) and isinstance(b, numbers.Real) and not isinstance(a, bool):
+        return math.isclose(float(a), float(b), rel_tol=1e-12)
+    return a == b
+
+
+def resolve(convention, passed):
+    """Combine a preset with the keywords passed to :func:`recmetrics.evaluate`.
+
+    Parameters
+    ----------
+    convention : str or None
+        A key of :data:`PRESETS`, or ``None`` (no preset).
+    passed : dict
+        The convention keywords as received (defaults marked by
+        :func:`default`).
+
+    Returns
+    -------
+    options : dict
+        The value of every keyword.
+    overrides : dict
+        Per metric, the keywords whose value differs for that metric.
+    supported : dict or None
+        The metrics the library provides (see :data:`SUPPORTED`), or ``None``.
+
+    Raises
+    ------
+    ValueError
+        If a keyword passed explicitly contradicts the preset.
+
+    Examples
+    --------
+    >>> resolve("recbole", {"ap_denominator": default("relevant")})[0]
+    {'ap_denominator': 'min'}
+    >>> resolve("recbole", {"ap_denominator": "relevant"})
+    Traceback (most recent call last):
+    ...
+    ValueError: convention='recbole' (RecBole 1.2.1) sets ap_denominator='min', but ap_denominator='relevant' was passed; leave ap_denominator out, or pass convention=None and set every convention keyword yourself
+    """
+    unknown = set(passed) - set(CONVENTION_KEYWORDS)
+    if unknown:
+        raise TypeError(f"not convention keywords: {sorted(unknown)}")
+    if convention is None:
+        options = {}
+        for key, value in passed.items():
+            value = _plain(value)
+            options[key] = CONVENTION_KEYWORDS[key] if value is None else value
+        return options, {}, None
+    check_choice(convention, "convention", tuple(PRESETS))
+    preset = PRESETS[convention]
+    overrides = METRIC_OVERRIDES.get(convention, {})
+    lib = LIBRARIES[convention]
+    options = {}
+    for key, value in passed.items():
+        wanted = preset[key]
+        if not is_default(value):
+            allowed = [wanted] + [o[key] for o in overrides.values() if key in o]
+            if not any(_same(value, a) for a in allowed):
+                raise ValueError(
+                    f"convention={convention!r} ({lib['library']} {lib['version']}) sets {key}={wanted!r}, "
+                    f"but {key}={value!r} was passed; leave {key} out, or pass convention=None and set "
+                    "every convention keyword yourself"
+                )
+        options[key] = CONVENTION_KEYWORDS[key] if wanted is None else wanted
+    return options, overrides, SUPPORTED[convention]
+
+
+def check_supported(convention, base, k):
+    """Raise ``ValueError`` if the library of ``convention`` has no metric ``base`` with cutoff ``k``."""
+    sup = SUPPORTED[convention]
+    lib = LIBRARIES[convention]["library"]
+    if base not in sup:
+        have = ", ".join(f"{m}@k" if c == "k" else (m if c == "none" else f"{m}[@k]") for m, c in sup.items())
+        raise ValueError(f"{lib} provides no {base!r} (convention={convention!r} has: {have})")
+    if sup[base] == "k" and k is None:
+        raise ValueError(f"{lib}'s {base} needs a cutoff; ask for '{base}@k'")
+    if sup[base] == "none" and k is not None:
+        raise ValueError(f"{lib}'s {base} has no cutoff; ask for '{base}' without @{k}")
+
+
+# --------------------------------------------------------------------------
+# the table of conventions
+_DEN = {"relevant": "|R|", "min": "min(|R|, k)", "k": "k", "hits": "hits in the top k"}
+_NOREL = {"zero": "count as 0", "skip": "left out", "raise": "error", "one": "count as 1"}
+_CUT = {"k": "cut at k", "none": "no cutoff", "both": "cut at k if asked"}
+
+
+def _row(name):
+    p, sup, lib = PRESETS[name], SUPPORTED[name], LIBRARIES[name]
+    ap = _DEN[p["ap_denominator"]] if "map" in sup else "not provided"
+    if "map" in sup and p["ap_ties"] == "group_end":
+        ap += " (no cutoff; tied group: precision at its end)"
+    if "ndcg" in sup:
+        disc = "1/log(i+1)" if p["discount"] == "log" else "1/log2(max(i, 2))"
+        ndcg = f"{p['gain']} gain, IDCG over {'min(|R|, k)' if p['idcg'] == 'min' else 'k'} positions, {disc}"
+    else:
+        ndcg = "not provided"
+    return {
+        "library": lib["library"],
+        "version": lib["version"],
+        "checked": lib["checked"],
+        "P@k": "hits / k" if "precision" in sup else "not provided",
+        "R@k": f"hits / {_DEN[p['recall_denominator']]}" if "recall" in sup else "not provided",
+        "AP@k denominator": ap,
+        "NDCG@k": ndcg,
+        "MRR": _CUT[sup["mrr"]] if "mrr" in sup else "not provided",
+        "ties": lib["ties"],
+        "scores <= 0": "not retrieved (P, R, AP, RR)" if p["retrieve_nonpositive"] is False else "ranked",
+        "no relevant item": _NOREL[p["no_relevant"]],
+        "notes": lib["notes"],
+    }
+
+
+def describe(convention=None) -> pd.DataFrame:
+    """The conventions of every library (or, per metric, of one library).
+
+    Parameters
+    ----------
+    convention : str, optional
+        ``None``: one row per library, one column per convention. A key of
+        :data:`PRESETS`: one row per metric that library provides, with its
+        cutoff rule, the source file and function behind it, and the
+        keyword values of the preset for that metric.
+
+    Examples
+    --------
+    >>> describe().loc["recbole", "AP@k denominator"]
+    'min(|R|, k)'
+    >>> describe("trec_eval").loc["mrr", "source"]
+    'm_recip_rank.c (recip_rank)'
+    """
+    if convention is None:
+        table = pd.DataFrame({name: _row(name) for name in PRESETS}).T
+        table.index.name = "convention"
+        return table
+    check_choice(convention, "convention", tuple(PRESETS))
+    from .evaluate import METRICS
+
+    p = PRESETS[convention]
+    rows = {}
+    for base, cut in SUPPORTED[convention].items():
+        kw = dict(p)
+        kw.update(METRIC_OVERRIDES.get(convention, {}).get(base, {}))
+        used = ("ties", "no_relevant") + METRICS[base][2] + ("retrieve_nonpositive", "score_dtype")
+        rows[base] = {"cutoff": _CUT[cut], "source": SOURCES[convention].get(base, ""),
+                      "keywords": ", ".join(f"{key}={kw[key]!r}" for key in used
+                                            if kw[key] is not None and kw[key] != _EFFECTIVE[key])}
+    table = pd.DataFrame(rows).T
+    table.index.name = "metric"
+    return table
+
+
+def compare(y_true=None, y_score=None, *, k=10, conventions=None, **kwargs) -> pd.DataFrame:
+    """P@k, R@k, AP@k, NDCG@k, MRR and AP (no cutoff) under every convention.
+
+    Each number is :func:`recmetrics.evaluate` with ``convention=name``; a
+    metric the library does not provide is NaN. The MRR column uses the
+    library's own cutoff rule (``mrr@k`` where the library cuts, ``mrr``
+    where it does not, as trec_eval's ``recip_rank``).
+
+    Parameters
+    ----------
+    y_true, y_score
+        Any input form of :func:`recmetrics.evaluate` (not a prebuilt
+        ``Ranking``: the presets set the tie policy).
+    k : int
+        The cutoff.
+    conventions : sequence of str, optional
+        Keys of :data:`PRESETS` (default: all).
+    **kwargs
+        Further non-convention keywords of :func:`recmetrics.evaluate`
+        (``mask``, ``n_items``, ``ranks``).
+
+    Examples
+    --------
+    >>> y_true = [[1, 0, 1, 1, 0, 0]]
+    >>> y_score = [[0.9, 0.8, 0.7, 0.1, 0.2, 0.3]]
+    >>> compare(y_true, y_score, k=2, conventions=["trec_eval", "recbole"]).round(4)
+               P@2     R@2    AP@2  NDCG@2  MRR      AP
+    trec_eval  0.5  0.3333  0.3333  0.6131  1.0  0.7222
+    recbole    0.5  0.3333  0.5000  0.6131  1.0     NaN
+    """
+    from .evaluate import evaluate
+
+    names = list(PRESETS) if conventions is None else list(conventions)
+    cols = {f"P@{k}": ("precision", k), f"R@{k}": ("recall", k), f"AP@{k}": ("map", k),
+            f"NDCG@{k}": ("ndcg", k), "MRR": ("mrr", None), "AP": ("map", None)}
+    out = {}
+    for name in names:
+        check_choice(name, "convention", tuple(PRESETS))
+        sup = SUPPORTED[name]
+        asked = {}
+        for col, (base, kk) in cols.items():
+            if base == "mrr" and base in sup:
+                kk = None if sup[base] == "none" else k
+            if base not in sup or (sup[base] == "k" and kk is None) or (sup[base] == "none" and kk is not None):
+                continue
+            asked[col] = base if kk is None else f"{base}@{kk}"
+        row = dict.fromkeys(cols, np.nan)
+        if asked:
+            res = evaluate(y_true, y_score, list(asked.values()), convention=name, **kwargs)
+            row.update({col: float(res[m]) for col, m in asked.items()})
+        out[name] = row
+    table = pd.DataFrame(out).T
+    table.index.name = None
+    return table
