@@ -9,6 +9,18 @@ from .evaluate import evaluate
 from .rating import mae, rating_errors_by_user, rmse
 from .datasets import synthetic_ratings
 from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
+from .sampled import (
+    CORRECTION_METHODS,
+    IllConditionedCorrectionWarning,
+    RankMetric,
+    corrected_metric,
+    correction,
+    estimator_bias_variance,
+    expected_metric,
+    metric_function,
+    rank_distribution,
+    sample_ranks,
+)
 from .topn import (
     arhr,
     average_precision,
@@ -56,4 +68,14 @@ __all__ = [
     "rating_errors_by_user",
     "rmse",
     "synthetic_ratings",
+    "CORRECTION_METHODS",
+    "IllConditionedCorrectionWarning",
+    "RankMetric",
+    "corrected_metric",
+    "correction",
+    "estimator_bias_variance",
+    "expected_metric",
+    "metric_function",
+    "rank_distribution",
+    "sample_ranks",
 ]
