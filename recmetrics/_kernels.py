@@ -6,7 +6,7 @@ trec_eval tie order) scored equal with a higher item index. Sorting whole rows
 costs ``O(n log n)`` per user and ``np.argpartition`` is not much cheaper; but
 counting needs no order at all:
 
-* with few relevant items (``m <= 48``, the usual case) the row is read from
+* with few relevant items (``m <= 96``, the usual case) the row is read from
   memory once and then swept ``m`` times while it sits in the CPU cache; each
   sweep is a branch-free compare-and-count loop that the compiler vectorises;
 * with many relevant items, one sweep with a binary search among the
@@ -70,12 +70,14 @@ if HAVE_NUMBA:
         n = x_row.shape[0]
         for i in range(rel_c.shape[0]):
             r = x_row[rel_c[i]]
-            g = np.int32(0)  # 32-bit lanes: the compiler packs 8 per AVX2 register
+            # 32-bit counters, cast back on every step: numba would otherwise
+            # widen them to 64 bits and halve the SIMD width (measured: 12x)
+            g = np.int32(0)
             e = np.int32(0)
             for c in range(n):
                 x = x_row[c]
-                g += np.int32(x > r)
-                e += np.int32(x == r)
+                g = np.int32(g + np.int32(x > r))
+                e = np.int32(e + np.int32(x == r))
             g_out[i] = g
             e_out[i] = e
 
@@ -121,7 +123,7 @@ if HAVE_NUMBA:
     @numba.njit(cache=True, nogil=True)
     def _row_counts(x_row, rel_c, masked, want_after, g_out, e_out, a_out):  # pragma: no cover
         m = rel_c.shape[0]
-        if m <= 48:
+        if m <= 96:
             _passes(x_row, rel_c, g_out, e_out)
         else:
             _histogram(x_row, rel_c, g_out, e_out)
@@ -176,15 +178,17 @@ if HAVE_NUMBA:
     def _make_bad_rows(parallel):
         rng = numba.prange if parallel else range
 
-        def bad_rows(S):  # pragma: no cover
-            n_rows, n_cols = S.shape
+        def bad_rows(bits, exponent):  # pragma: no cover
+            # ``bits`` is the score matrix viewed as integers: a value is NaN
+            # or infinite exactly when all its exponent bits are set
+            n_rows, n_cols = bits.shape
             bad = np.zeros(n_rows, dtype=np.bool_)
             for u in rng(n_rows):
-                row = S[u]
+                row = bits[u]
+                cnt = np.int32(0)
                 for c in range(n_cols):
-                    if not np.isfinite(row[c]):
-                        bad[u] = True
-                        break
+                    cnt = np.int32(cnt + np.int32((row[c] & exponent) == exponent))
+                bad[u] = cnt > 0
             return bad
 
         bad_rows.__name__ = bad_rows.__qualname__ = "bad_rows_parallel" if parallel else "bad_rows_serial"
@@ -228,7 +232,11 @@ def count_above(S, rows, row_ptr, rel_cols, mask_ptr=None, mask_idx=None, want_a
 def first_bad_value(S, chunk_rows=1024):
     """Position (row, col) of the first NaN or infinite score, or None; bounded memory."""
     if HAVE_NUMBA and S.dtype in (np.float32, np.float64) and S.flags.c_contiguous:
-        bad = (_bad_parallel if S.size >= _PARALLEL_CELLS else _bad_serial)(S)
+        if S.dtype == np.float32:
+            bits, exponent = S.view(np.int32), np.int32(0x7F800000)
+        else:
+            bits, exponent = S.view(np.int64), np.int64(0x7FF0000000000000)
+        bad = (_bad_parallel if S.size >= _PARALLEL_CELLS else _bad_serial)(bits, exponent)
         if not bad.any():
             return None
         u = int(np.argmax(bad))

@@ -472,7 +472,11 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False,
         m_ptr, m_idx, _ = _csr_of(mask, "mask", shape)
         n_items = (n_cols - np.diff(m_ptr)).astype(np.float64)
         m_users = np.repeat(np.arange(n_users), np.diff(m_ptr))
-        keep = ~np.isin(ru * n_cols + rc, m_users * n_cols + m_idx)
+        # both key lists are sorted (row-major CSR order): a binary search suffices
+        m_keys = m_users * n_cols + m_idx
+        r_keys = ru * n_cols + rc
+        pos = np.minimum(np.searchsorted(m_keys, r_keys), max(m_keys.shape[0] - 1, 0))
+        keep = ~((m_keys.shape[0] > 0) & (m_keys[pos] == r_keys)) if m_keys.shape[0] else np.ones(r_keys.shape[0], bool)
         ru, rc, rg = ru[keep], rc[keep], rg[keep]
     else:
         m_ptr = m_idx = None
