@@ -257,7 +257,7 @@ def test_minimal_bias_equals_dense_lstsq(n, m, replace):
 
 
 @pytest.mark.parametrize("replace", [True, False])
-@pytest.mark.parametrize("n,m", GRID + [(200, 99), (1000, 99)])
+@pytest.mark.parametrize("n,m", GRID + [(1000, 99)])
 @pytest.mark.parametrize("gamma", [0.01, 0.5, 1.0])
 def test_bias_variance_equals_dense_solution(n, m, gamma, replace):
     for metric in ("ndcg@10", "ap", "auc"):
