@@ -3,6 +3,7 @@
 The package behind the executable textbook *Evaluating Recommender Systems*.
 Not to be confused with the unrelated PyPI package ``recmetrics``.
 """
+from . import conventions
 from .curves import auc, break_even_point, precision_recall_curve, rank_loss, roc_curve, trapezoid_area
 from .dcg import cg, dcg, discount, idcg, ndcg
 from .evaluate import evaluate
@@ -37,6 +38,7 @@ from .topn import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "conventions",
     "Ranking",
     "arhr",
     "auc",
