@@ -688,11 +688,26 @@ def expected_sum(r: Ranking, k, f, weights=None) -> np.ndarray:
     over the group's positions inside the cutoff, divided by the group size.
     """
     lo, hi = window(r, k)
-    table = prefix_table(f, hi.max(initial=0))  # noqa: E501
-    per_entry = (table[hi] - table[lo]) / r.size
-    if weights is not None:
-        per_entry = per_entry * weights
-    return r.per_user_sum(per_entry)
+    return r.per_user_sum(group_mean(f, lo, hi, r.size) * (1.0 if weights is None else weights))
+
+
+def group_mean(f, lo, hi, size):
+    """``sum_{i=lo+1}^{hi} f(i) / size`` per entry, for integer arrays ``lo <= hi``.
+
+    Untied entries (``size == 1``) evaluate ``f`` at their position directly;
+    tie groups use differences of a prefix table built only as long as the
+    longest tied window needs, so neither precision nor memory depends on how
+    deep the untied items sit.
+    """
+    out = np.zeros(lo.shape[0])
+    single = (size == 1) & (hi > lo)
+    if np.any(single):
+        out[single] = f(hi[single].astype(np.float64))
+    tied = (size > 1) & (hi > lo)
+    if np.any(tied):
+        table = prefix_table(f, hi[tied].max())
+        out[tied] = (table[hi[tied]] - table[lo[tied]]) / size[tied]
+    return out
 
 
 def hits(r: Ranking, k) -> np.ndarray:

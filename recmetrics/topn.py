@@ -24,7 +24,7 @@ import pandas as pd
 from scipy.special import gammaln
 
 from ._validation import check_choice, check_k, check_positive_number
-from .ranking import as_ranking, expected_sum, finish, hits, window
+from .ranking import as_ranking, expected_sum, finish, group_mean, hits, window
 
 __all__ = [
     "precision",
@@ -292,11 +292,8 @@ def average_precision(a=None, b=None, *, k=None, ap_denominator="relevant", rank
         return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
     lo, hi = window(r, k)
     m = (hi - lo).astype(float)
-    table = np.zeros(int(hi.max(initial=0)) + 1)
-    if table.shape[0] > 1:
-        np.cumsum(1.0 / np.arange(1, table.shape[0]), out=table[1:])
-    s0 = table[hi] - table[lo]                      # sum_{s=1..m} 1/(a+s)
-    s1 = m - (lo + 1.0) * s0                        # sum_{s=1..m} (s-1)/(a+s)
+    s0 = group_mean(lambda i: 1.0 / i, lo, hi, r.size) * r.size  # sum_{s=1..m} 1/(a+s)
+    s1 = m - (lo + 1.0) * s0                                       # sum_{s=1..m} (s-1)/(a+s)
     t, c, h = r.size, r.group_rel, r.rel_before
     with np.errstate(invalid="ignore", divide="ignore"):
         coef = np.where(t > 1, (c - 1.0) / (t - 1.0), 0.0)
