@@ -11,6 +11,12 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: book test env notebooks bench clean
 
+# One BLAS thread: multithreaded reductions can round differently from run to
+# run, and nbval compares every printed digit.
+export OPENBLAS_NUM_THREADS := 1
+export OMP_NUM_THREADS := 1
+export MKL_NUM_THREADS := 1
+
 env: $(STAMP)
 
 $(STAMP): requirements.txt pyproject.toml
