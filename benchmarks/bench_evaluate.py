@@ -47,37 +47,35 @@ def run_recmetrics(y_true, y_score):
     return table["ndcg@10"].to_numpy()
 
 
-def run_pytrec_eval(y_true, y_score):
-    import pytrec_eval
-
-    n_users, n_items = y_true.shape
-    docs = [f"d{j:06d}" for j in range(n_items)]
+def to_dicts(y_true, y_score):
+    """The nested dicts pytrec_eval and ranx take: qrels {query: {doc: grade}}, run {query: {doc: score}}."""
+    docs = [f"d{j:06d}" for j in range(y_true.shape[1])]
     qrels, run = {}, {}
-    for u in range(n_users):
+    for u in range(y_true.shape[0]):
         q = f"q{u:06d}"
         rel = np.flatnonzero(y_true[u] > 0)
         qrels[q] = {docs[j]: int(y_true[u, j]) for j in rel}
         run[q] = dict(zip(docs, y_score[u].tolist()))
+    return qrels, run
+
+
+def run_pytrec_eval(y_true, y_score):
+    import pytrec_eval
+
+    qrels, run = to_dicts(y_true, y_score)
     ev = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "map_cut.10", "P.10", "recall.10", "recip_rank"})
     res = ev.evaluate(run)
-    return np.array([res[f"q{u:06d}"]["ndcg_cut_10"] for u in range(n_users)])
+    return np.array([res[f"q{u:06d}"]["ndcg_cut_10"] for u in range(y_true.shape[0])])
 
 
 def run_ranx(y_true, y_score):
     from ranx import Qrels, Run, evaluate
 
-    n_users, n_items = y_true.shape
-    docs = [f"d{j:06d}" for j in range(n_items)]
-    qd, rd = {}, {}
-    for u in range(n_users):
-        q = f"q{u:06d}"
-        rel = np.flatnonzero(y_true[u] > 0)
-        qd[q] = {docs[j]: int(y_true[u, j]) for j in rel}
-        rd[q] = dict(zip(docs, y_score[u].tolist()))
+    qd, rd = to_dicts(y_true, y_score)
     qrels, run = Qrels.from_dict(qd), Run.from_dict(rd)
     evaluate(qrels, run, METRICS, make_comparable=True)
     per_q = run.scores["ndcg@10"]
-    return np.array([per_q[f"q{u:06d}"] for u in range(n_users)])
+    return np.array([per_q[f"q{u:06d}"] for u in range(y_true.shape[0])])
 
 
 def run_sklearn(y_true, y_score):
