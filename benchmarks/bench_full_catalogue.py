@@ -132,12 +132,17 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--memory-users", type=int, nargs="*", default=[2_500, 5_000, 10_000, 20_000])
     ap.add_argument("--child", type=int, nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--only-memory", action="store_true",
+                    help="re-measure (d) only, keeping (b) from the saved results")
     ap.add_argument("--save", default=str(Path(__file__).with_name("results") / "full_catalogue.json"))
     args = ap.parse_args()
     if args.child:
         child(*args.child)
         return
-    b = run_b(args.users, args.items, args.repeat)
+    if args.only_memory:
+        b = json.loads(Path(args.save).read_text())["b"]
+    else:
+        b = run_b(args.users, args.items, args.repeat)
     print(f"(b) {args.users} users x {args.items} items, float32, best of {args.repeat}")
     for name, t in b["seconds"].items():
         print(f"  {name:36s} {t:8.3f} s")

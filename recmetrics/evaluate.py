@@ -18,7 +18,7 @@ from . import conventions as _conv
 from ._validation import check_k
 from .curves import auc
 from .dcg import cg, dcg, ndcg
-from .ranking import Ranking, _rect_shape, as_ranking, from_scores
+from .ranking import Ranking, _Progress, _rect_shape, as_ranking, from_scores
 from .topn import arhr, average_precision, f1, hit_ratio, precision, recall, reciprocal_rank
 
 __all__ = ["evaluate", "METRICS"]
@@ -73,7 +73,7 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
              ap_denominator=_D("relevant"), gain=_D("linear"), idcg=_D("min"), log_base=_D(2.0),
              per_user=False, progress=False, convention=None, ap_ties=_D("policy"),
              recall_denominator=_D("relevant"), discount=_D("log"), retrieve_nonpositive=None,
-             score_dtype=None):
+             score_dtype=None, chunk_users=4096):
     """Evaluate several metrics on one ranking computed once.
 
     Parameters
@@ -95,8 +95,13 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
     per_user : bool
         Return one row per user instead of the means.
     progress : bool, default False
-        Report progress of the ranking step on standard error (score
-        matrices only).
+        Report progress over users on standard error (score matrices only).
+    chunk_users : int, default 4096
+        Score matrices with more users are ranked and evaluated in blocks of
+        this many users, so memory beyond the inputs stays bounded by the
+        block (a few numbers per relevant and excluded entry of
+        ``chunk_users`` users, plus the per-user results), whatever the
+        number of users. The result does not depend on it.
     convention : str, optional
         Reproduce one library's variant of every metric: ``'trec_eval'``,
         ``'sklearn'``, ``'ranx'``, ``'torchmetrics'``, ``'recbole'``,
@@ -147,6 +152,7 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         raise ValueError("metrics is empty; ask for at least one metric")
     if len(set(metrics)) != len(metrics):
         raise ValueError("metrics contains a name twice")
+    no_relevant_arg = no_relevant  # as passed (a preset may fill a default)
     options, overrides, _ = _conv.resolve(convention, {
         "ties": ties, "no_relevant": no_relevant, "ap_denominator": ap_denominator, "ap_ties": ap_ties,
         "recall_denominator": recall_denominator, "gain": gain, "idcg": idcg, "log_base": log_base,
@@ -155,6 +161,26 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         for name, fn, k, extras in parsed:
             _conv.check_supported(convention, _BASE[fn], k)
     no_relevant = options["no_relevant"]
+    chunk_users = check_k(chunk_users, "chunk_users")
+    n_rows = y_score.shape[0] if isinstance(y_score, np.ndarray) and y_score.ndim == 2 else 0
+    if n_rows > chunk_users and (isinstance(y_true, np.ndarray) or sp.issparse(y_true)) and ranks is None:
+        # Bounded memory: rank and evaluate blocks of users in turn. Every
+        # metric is computed per user, so the blocks' tables simply stack.
+        same = dict(n_items=n_items, ties=ties, no_relevant=no_relevant_arg,
+                    ap_denominator=ap_denominator, gain=gain, idcg=idcg, log_base=log_base,
+                    convention=convention, ap_ties=ap_ties, recall_denominator=recall_denominator,
+                    discount=discount, retrieve_nonpositive=retrieve_nonpositive, score_dtype=score_dtype)
+        T = sp.csr_array(y_true) if sp.issparse(y_true) else y_true
+        M = sp.csr_array(mask) if mask is not None and sp.issparse(mask) else mask
+        report = _Progress(n_rows, enabled=progress)
+        blocks = []
+        for lo in range(0, n_rows, chunk_users):
+            hi = min(n_rows, lo + chunk_users)
+            blocks.append(evaluate(T[lo:hi], y_score[lo:hi], metrics, mask=None if M is None else M[lo:hi],
+                                   per_user=True, chunk_users=chunk_users, **same))
+            report.update(hi)
+        report.close()
+        return _finish_table(pd.concat(blocks, ignore_index=True), per_user, no_relevant)
     rankings = {}
 
     def ranking(opts):
@@ -191,13 +217,14 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         if fn is not auc:
             kw["k"] = k
         columns[name] = fn(ranking(opts), no_relevant=no_relevant, per_user=True, **kw)
-    table = pd.DataFrame(columns)
+    return _finish_table(pd.DataFrame(columns), per_user, no_relevant)
+
+
+def _finish_table(table, per_user, no_relevant):
+    """Per-user table, or the means over users (NaN rows left out under 'skip')."""
     table.index.name = "user"
     if per_user:
         return table
-    if no_relevant == "skip":
-        means = table.mean(axis=0, skipna=True)
-    else:
-        means = table.mean(axis=0)
+    means = table.mean(axis=0, skipna=no_relevant == "skip")
     means.name = "mean"
     return means

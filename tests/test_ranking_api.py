@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 
@@ -213,3 +214,20 @@ def test_one_dimensional_scores_are_read_as_one_user():
     assert rm.auc(y, s) == pytest.approx(rm.auc(y[None, :], s[None, :]))
     # integer sequences of equal length stay (recommended ids, relevant ids)
     assert rm.precision([1, 2, 3], [3, 4, 5], k=3) == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("kw", [{}, {"no_relevant": "skip"}, {"ties": "pessimistic"}, {"convention": "trec_eval"}])
+def test_evaluate_in_blocks_of_users_gives_the_same_numbers(kw):
+    rng = np.random.default_rng(11)
+    y = (rng.random((300, 60)) < 0.08) * rng.integers(1, 4, (300, 60))
+    y[::9] = 0
+    s = np.round(rng.random((300, 60)), 2)
+    mask = rng.random((300, 60)) < 0.1
+    names = ["ndcg@10", "map@10", "precision@10", "recall@10"] + ([] if "convention" in kw else ["mrr", "auc"])
+    whole = rm.evaluate(y, s, names, mask=mask, per_user=True, **kw)
+    blocks = rm.evaluate(y, s, names, mask=mask, per_user=True, chunk_users=37, **kw)
+    pd.testing.assert_frame_equal(whole, blocks)
+    sparse_means = rm.evaluate(sp.csr_array(y), s, names, mask=sp.csr_array(mask), chunk_users=37, **kw)
+    pd.testing.assert_series_equal(rm.evaluate(y, s, names, mask=mask, **kw), sparse_means)
+    with pytest.raises(ValueError, match="chunk_users must be an integer >= 1"):
+        rm.evaluate(y, s, names, chunk_users=0)
