@@ -4,6 +4,7 @@ The package behind the executable textbook *Evaluating Recommender Systems*.
 Not to be confused with the unrelated PyPI package ``recmetrics``.
 """
 from . import conventions
+from . import sampled as _sampled
 from .curves import auc, break_even_point, precision_recall_curve, rank_loss, roc_curve, trapezoid_area
 from .dcg import cg, dcg, discount, idcg, ndcg
 from .evaluate import evaluate
@@ -70,14 +71,5 @@ __all__ = [
     "rating_errors_by_user",
     "rmse",
     "synthetic_ratings",
-    "CORRECTION_METHODS",
-    "IllConditionedCorrectionWarning",
-    "RankMetric",
-    "corrected_metric",
-    "correction",
-    "estimator_bias_variance",
-    "expected_metric",
-    "metric_function",
-    "rank_distribution",
-    "sample_ranks",
+    *_sampled.__all__,
 ]
