@@ -431,3 +431,129 @@ def test_corrected_metric_applies_the_vector():
 def test_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+# --------------------------------------------------------------------------
+# Validation (issue 9): no silent wrong number from non-integer, huge or
+# mistyped input; every error names the argument
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("metric,n_items", [("ndcg@10", None), ("ap", None), ("auc", 100), ("recall@5", 100)])
+@pytest.mark.parametrize("ranks,match", [
+    ([1, float("nan")], r"ranks contains NaN at position 1"),
+    ([np.inf], r"ranks contains an infinite value at position 0"),
+    ([1, 2.5], r"ranks must be integers \(1-based ranks\), found 2\.5 at position 1"),
+    ([[1.0, 3.25]], r"ranks must be integers .* found 3\.25 at index \(0, 1\)"),
+    ([0], r"ranks must lie in 1\.\."),
+    ([-3], r"ranks must lie in 1\.\."),
+])
+def test_metric_function_rejects_nan_inf_fractional_and_out_of_range_ranks(metric, n_items, ranks, match):
+    f = rm.metric_function(metric, n_items=n_items)
+    with pytest.raises(ValueError, match=match):
+        f(ranks)
+
+
+def test_metric_function_rejects_ranks_beyond_the_catalogue_and_booleans():
+    # AUC(r) = (n - r)/(n - 1) would silently be negative for r > n
+    with pytest.raises(ValueError, match=r"ranks must lie in 1\.\.5, found 7"):
+        rm.metric_function("auc", n_items=5)([1, 7])
+    with pytest.raises(TypeError, match="ranks must be integer ranks, got booleans"):
+        rm.metric_function("ndcg")(np.array([True, False]))
+    with pytest.raises(TypeError, match="ranks"):
+        rm.metric_function("ndcg")(["1"])
+    # integral floats and empty input are fine
+    assert rm.metric_function("ndcg")([1.0, 3.0]).tolist() == [1.0, 0.5]
+    assert rm.metric_function("ndcg")(np.array([], dtype=int)).shape == (0,)
+
+
+def test_ranks_beyond_2_53_are_rejected_not_rounded():
+    big = 2**53 + 1  # float64(2**53 + 1) == 2**53: would silently become its neighbour
+    for ranks in ([big], np.array([big], dtype=np.int64), np.array([2.0**60]), [2**70]):
+        with pytest.raises(ValueError, match=r"ranks must be at most 2\*\*53 .*not exactly representable"):
+            rm.metric_function("ndcg")(ranks)
+    with pytest.raises(ValueError, match=r"ranks must be at most 2\*\*53"):
+        rm.expected_metric([big], 2**53, 5, "ndcg")
+    # 2**53 itself is exact, and works
+    assert rm.metric_function("ap")([2**53])[0] == 2.0**-53
+
+
+@pytest.mark.parametrize("n", [2**53 + 1, 2**63, 2**63 + 5, 10**30])
+def test_rank_distribution_huge_catalogue_is_a_clear_error(n):
+    with pytest.raises(ValueError, match=r"n_items must be at most 2\*\*53 = 9007199254740992"):
+        rm.rank_distribution(1, n, 5)
+    with pytest.raises(ValueError, match=r"n_items must be at most 2\*\*53"):
+        rm.metric_function("auc", n_items=n)
+    with pytest.raises(ValueError, match=r"n_items must be at most 2\*\*53"):
+        rm.expected_metric([1], n, [1, 2], "ndcg")
+
+
+def test_rank_distribution_at_the_largest_exact_catalogue():
+    n = 2**53
+    p = rm.rank_distribution([1, n // 2, n], n, 3)
+    assert np.allclose(p.sum(axis=1), 1.0)
+    assert p[0, 0] == 1.0 and p[2, 3] == 1.0
+
+
+@pytest.mark.parametrize("seed,exc,match", [
+    (True, TypeError, "seed must be None, a non-negative integer or a numpy.random.Generator, got True of type bool"),
+    (np.bool_(False), TypeError, "seed must be .* of type bool"),
+    (1.5, TypeError, "seed must be .* got 1.5 of type float"),
+    (2.0, TypeError, "seed must be .* of type float"),
+    ("7", TypeError, "seed must be .* of type str"),
+    (-1, ValueError, "seed must be a non-negative integer, got -1"),
+])
+def test_sample_ranks_validates_seed(seed, exc, match):
+    with pytest.raises(exc, match=match):
+        rm.sample_ranks([1, 2], 100, 5, seed=seed)
+
+
+def test_sample_ranks_accepts_integer_generator_and_seed_sequence():
+    a = rm.sample_ranks([10, 50], 100, 5, n_repeats=3, seed=np.int64(4))
+    b = rm.sample_ranks([10, 50], 100, 5, n_repeats=3, seed=np.random.default_rng(4))
+    c = rm.sample_ranks([10, 50], 100, 5, n_repeats=3, seed=np.random.SeedSequence(4))
+    assert np.array_equal(a, b) and np.array_equal(a, c)
+
+
+@pytest.mark.parametrize("rcond,exc,match", [
+    (True, TypeError, "rcond must be None or a real number in \\[0, 1\\), got True of type bool"),
+    ("1e-8", TypeError, "rcond must be .* of type str"),
+    ([1e-8], TypeError, "rcond must be .* of type list"),
+    (-1e-8, ValueError, "rcond must be a finite number in \\[0, 1\\)"),
+    (float("nan"), ValueError, "rcond must be a finite number"),
+    (float("inf"), ValueError, "rcond must be a finite number"),
+    (1.0, ValueError, "rcond >= 1 would discard all of them"),
+])
+def test_correction_validates_rcond(rcond, exc, match):
+    with pytest.raises(exc, match=match):
+        rm.correction(1000, 10, "ndcg@10", method="minimal_bias", rcond=rcond)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(method="bias_variance"), dict(method="sampled"), dict(method="unbiased_rank"),
+    dict(method="monotone"), dict(method="minimal_bias", monotone=True),
+])
+def test_rcond_is_refused_where_it_would_be_ignored(kwargs):
+    with pytest.raises(ValueError, match="rcond applies only to the unconstrained minimal-bias solve"):
+        rm.correction(1000, 10, "ndcg@10", rcond=1e-6, **kwargs)
+
+
+def test_rounding_is_refused_where_it_would_be_ignored():
+    with pytest.raises(ValueError, match="rounding applies only to method='unbiased_rank'"):
+        rm.correction(1000, 10, "ndcg@10", method="bias_variance", rounding="floor")
+    a = rm.correction(1000, 10, "ndcg@10", method="unbiased_rank")
+    b = rm.correction(1000, 10, "ndcg@10", method="unbiased_rank", rounding="round")
+    assert np.array_equal(a, b)
+
+
+def test_explicit_rcond_1e6_is_determined_far_beyond_what_the_book_prints():
+    # the book's minimal-bias vectors (m = 100): the truncated solution is
+    # determined to ~3 eps / rcond relative to its largest entry, and the
+    # quadrature reduction agrees with the dense n x (m + 1) lstsq to that level
+    n, m = 2000, 100
+    for metric in ("ndcg@10", "ap"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", IllConditionedCorrectionWarning)
+            x, info = rm.correction(n, m, metric, method="minimal_bias", rcond=1e-6,
+                                    solver="quadrature", return_info=True)
+        assert info["estimated_relative_error"] < 1e-9
+        assert rel_err(x, dense_solution(n, m, metric, rcond=1e-6)) < 1e-9
