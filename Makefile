@@ -1,7 +1,9 @@
 # Two entry points:
 #   make book   build the HTML book into _build/html (warnings are errors)
 #   make test   run every test: unit, property, cross-library, doctests,
-#               strict nbval of every notebook, then the strict book build
+#               strict nbval of every notebook; then strict nbval of every
+#               notebook again in a perturbed numerical environment
+#               (make test-perturbed); then the strict book build
 # Both create or reuse the virtual environment .venv from requirements.txt.
 
 PYTHON ?= python3.11
@@ -9,7 +11,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test env notebooks bench clean
+.PHONY: book test test-perturbed env notebooks bench clean
 
 # One BLAS thread: multithreaded reductions can round differently from run to
 # run, and nbval compares every printed digit.
@@ -29,7 +31,18 @@ book: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+	$(BIN)/python .ci/perturbed.py book
 	$(BIN)/jupyter-book build . -W -n --keep-going
+
+# Strict nbval of every chapter, a second time, with different arithmetic:
+# NumPy's run-time SIMD targets disabled (NPY_DISABLE_CPU_FEATURES, the list
+# computed from what NumPy dispatches on this CPU), OpenBLAS on an older kernel
+# (OPENBLAS_CORETYPE=Sandybridge), numba compiled for a generic x86-64 CPU
+# (NUMBA_CPU_NAME=generic, fresh NUMBA_CACHE_DIR). The script checks that each
+# setting takes effect before running the tests. A chapter that prints a number
+# at the rounding floor fails here on any machine. See .ci/perturbed.py.
+test-perturbed: $(STAMP)
+	$(BIN)/python .ci/perturbed.py book
 
 # Re-execute notebooks top to bottom in fresh kernels, storing their outputs
 # (run this after editing a chapter, before committing it):
