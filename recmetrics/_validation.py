@@ -21,7 +21,14 @@ __all__ = [
     "check_positive_number",
     "check_unique_items",
     "check_fraction",
+    "check_bool",
+    "check_integers",
+    "check_n_items",
+    "MAX_EXACT_INT",
 ]
+
+# Integers up to 2**53 are exact in float64; beyond, neighbours merge.
+MAX_EXACT_INT = 2**53
 
 
 def _describe(x) -> str:
@@ -89,6 +96,10 @@ def as_numeric_array(
             raise TypeError(
                 f"{name} must contain only numbers, found {bad!r} of type {_describe(bad)}"
             )
+        if any(isinstance(v, numbers.Integral) and abs(int(v)) > MAX_EXACT_INT for v in raw.ravel()):
+            raise ValueError(
+                f"{name} holds integers beyond 2**53, which float64 cannot represent exactly"
+            )
         raw = raw.astype(np.float64)
     if raw.dtype.kind == "b":
         raise TypeError(f"{name} must contain numbers, got booleans; convert with .astype(int) if intended")
@@ -108,26 +119,31 @@ def as_numeric_array(
             if nan.any():
                 pos = _first_position(nan)
                 raise ValueError(
-                    f"{name} contains NaN at position {pos}; remove or impute missing values first"
+                    f"{name} contains NaN at {pos}; remove or impute missing values first"
                 )
         if not allow_inf:
             inf = np.isinf(arr)
             if inf.any():
                 pos = _first_position(inf)
-                raise ValueError(f"{name} contains an infinite value at position {pos}")
+                raise ValueError(f"{name} contains an infinite value at {pos}")
     if nonnegative:
         neg = arr < 0
         if neg.any():
             pos = _first_position(neg)
             raise ValueError(
-                f"{name} must be non-negative, found {arr[np.unravel_index(np.argmax(neg), arr.shape)]!r} at position {pos}"
+                f"{name} must be non-negative, found {arr[np.unravel_index(np.argmax(neg), arr.shape)]!r} at {pos}"
             )
     return arr
 
 
-def _first_position(mask: np.ndarray):
+def _first_position(mask: np.ndarray) -> str:
+    """Where the first True of ``mask`` is: 'position i', or 'row r, column c' for 2-D."""
     idx = np.unravel_index(int(np.argmax(mask)), mask.shape)
-    return idx[0] if len(idx) == 1 else tuple(int(i) for i in idx)
+    if len(idx) == 1:
+        return f"position {int(idx[0])}"
+    if len(idx) == 2:
+        return f"row {int(idx[0])}, column {int(idx[1])}"
+    return f"index {tuple(int(i) for i in idx)}"
 
 
 def check_same_length(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) -> None:
@@ -211,6 +227,8 @@ def check_unique_items(items: Sequence, name: str) -> None:
     """
     seen: dict = {}
     for pos, item in enumerate(items):
+        if item is None or (isinstance(item, (float, np.floating)) and item != item):
+            raise ValueError(f"{name} contains a missing item id ({item!r}) at position {pos}")
         try:
             first = seen.setdefault(item, pos)
         except TypeError:
@@ -222,3 +240,52 @@ def check_unique_items(items: Sequence, name: str) -> None:
                 f"{name} contains the item {item!r} twice (positions {first} and {pos}); "
                 "a ranked list must not repeat items"
             )
+
+
+def check_bool(x, name: str) -> bool:
+    """Return ``x`` as a bool, or raise ``TypeError`` (the string ``"no"`` is not ``False``).
+
+    Examples
+    --------
+    >>> check_bool("no", "per_user")
+    Traceback (most recent call last):
+    ...
+    TypeError: per_user must be True or False, got 'no' of type str
+    """
+    if not isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {x!r} of type {_describe(x)}")
+    return bool(x)
+
+
+def check_integers(arr: np.ndarray, name: str, *, minimum: int | None = None) -> None:
+    """Raise unless every value of the float array ``arr`` is an exact integer >= ``minimum``.
+
+    Values beyond ``2**53`` are rejected: float64 cannot tell them from their
+    neighbours, so ranks or counts that large would silently merge.
+    """
+    frac = arr != np.round(arr)
+    if np.any(frac):
+        raise ValueError(f"{name} must be integers, found {arr[frac][0]!r} at {_first_position(frac)}")
+    if minimum is not None:
+        low = arr < minimum
+        if np.any(low):
+            raise ValueError(f"{name} must be >= {minimum}, found {arr[low][0]:g} at {_first_position(low)}")
+    big = np.abs(arr) > MAX_EXACT_INT
+    if np.any(big):
+        raise ValueError(
+            f"{name} must be at most 2**53 (larger integers are not exact in float64), "
+            f"found {arr[big][0]:.6g} at {_first_position(big)}"
+        )
+
+
+def check_n_items(n_items, n_users: int) -> np.ndarray:
+    """Catalogue size, one shared integer or one per user, as a float array of length ``n_users``."""
+    if isinstance(n_items, (bool, np.bool_)):
+        raise TypeError(f"n_items must be a positive integer or one per user, got {n_items!r}")
+    arr = as_numeric_array(n_items, "n_items", ndim=(0, 1))
+    if arr.ndim == 1 and arr.shape[0] != n_users:
+        raise ValueError(
+            f"n_items must be one integer or one per user: got {arr.shape[0]} values for {n_users} users"
+        )
+    check_integers(arr.reshape(-1), "n_items", minimum=1)
+    return np.broadcast_to(arr, (n_users,)).astype(np.float64)

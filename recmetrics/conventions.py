@@ -57,15 +57,13 @@ __all__ = [
     "describe",
     "resolve",
     "compare",
-    "default",
-    "is_default",
 ]
 
 # Every convention keyword of recmetrics.evaluate, with its default.
 CONVENTION_KEYWORDS = {
     "ties": "expected",
-    "no_relevant": "zero",
-    "ap_denominator": "relevant",
+    "no_relevant": "skip",
+    "ap_denominator": "min",
     "ap_ties": "policy",
     "recall_denominator": "relevant",
     "gain": "linear",
@@ -133,6 +131,9 @@ PRESETS = {
 METRIC_OVERRIDES = {
     # torchmetrics' retrieval_normalized_dcg has no `preds > 0` filter
     "torchmetrics": {"ndcg": {"retrieve_nonpositive": True}},
+    # roc_auc_score is undefined (it raises) for a user with one class only;
+    # ndcg_score counts a user without relevant items as 0
+    "sklearn": {"auc": {"no_relevant": "skip"}},
 }
 
 # Metrics each library provides: "k" (only with a cutoff), "none" (only
@@ -280,48 +281,6 @@ SOURCES = {
 }
 
 
-# --------------------------------------------------------------------------
-# recognising the keywords the caller did not pass
-class _DefaultStr(str):
-    """A default value of :func:`recmetrics.evaluate`: equal to the string, but marked as not passed."""
-
-    __slots__ = ()
-
-
-class _DefaultFloat(float):
-    """A default value of :func:`recmetrics.evaluate`: equal to the float, but marked as not passed."""
-
-    __slots__ = ()
-
-
-def default(value):
-    """Mark ``value`` as a keyword default that a preset may replace.
-
-    The marked value compares, hashes and prints exactly as ``value``.
-
-    >>> default("expected") == "expected", is_default(default("expected")), is_default("expected")
-    (True, True, False)
-    """
-    if isinstance(value, str):
-        return _DefaultStr(value)
-    if isinstance(value, float):
-        return _DefaultFloat(value)
-    raise TypeError(f"cannot mark {value!r} as a default")
-
-
-def is_default(value) -> bool:
-    """True if ``value`` is a keyword default (marked by :func:`default`, or ``None``)."""
-    return value is None or isinstance(value, (_DefaultStr, _DefaultFloat))
-
-
-def _plain(value):
-    if isinstance(value, _DefaultStr):
-        return str(value)
-    if isinstance(value, _DefaultFloat):
-        return float(value)
-    return value
-
-
 def _same(a, b) -> bool:
     if isinstance(a, numbers.Real) and isinstance(b, numbers.Real) and not isinstance(a, bool):
         return math.isclose(float(a), float(b), rel_tol=1e-12)
@@ -336,8 +295,8 @@ def resolve(convention, passed):
     convention : str or None
         A key of :data:`PRESETS`, or ``None`` (no preset).
     passed : dict
-        The convention keywords as received (defaults marked by
-        :func:`default`).
+        The convention keywords as received, ``None`` for a keyword the
+        caller did not pass.
 
     Returns
     -------
@@ -351,12 +310,14 @@ def resolve(convention, passed):
     Raises
     ------
     ValueError
-        If a keyword passed explicitly contradicts the preset.
+        If a keyword passed explicitly contradicts the preset. A preset
+        that sets one metric differently (:data:`METRIC_OVERRIDES`) is
+        compared on its general value: the override belongs to the library.
 
     Examples
     --------
-    >>> resolve("recbole", {"ap_denominator": default("relevant")})[0]
-    {'ap_denominator': 'min'}
+    >>> resolve("trec_eval", {"ap_denominator": None})[0]
+    {'ap_denominator': 'relevant'}
     >>> resolve("recbole", {"ap_denominator": "relevant"})
     Traceback (most recent call last):
     ...
@@ -368,7 +329,6 @@ def resolve(convention, passed):
     if convention is None:
         options = {}
         for key, value in passed.items():
-            value = _plain(value)
             options[key] = CONVENTION_KEYWORDS[key] if value is None else value
         return options, {}, None
     check_choice(convention, "convention", tuple(PRESETS))
@@ -378,9 +338,9 @@ def resolve(convention, passed):
     options = {}
     for key, value in passed.items():
         wanted = preset[key]
-        if not is_default(value):
-            allowed = [wanted] + [o[key] for o in overrides.values() if key in o]
-            if not any(_same(value, a) for a in allowed):
+        if value is not None:
+            effective = _EFFECTIVE[key] if wanted is None else wanted
+            if not _same(value, effective):
                 raise ValueError(
                     f"convention={convention!r} ({lib['library']} {lib['version']}) sets {key}={wanted!r}, "
                     f"but {key}={value!r} was passed; leave {key} out, or pass convention=None and set "

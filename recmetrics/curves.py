@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import as_numeric_array, check_choice, check_same_length
-from .ranking import Ranking, as_ranking, finish, from_scores, hits
+from .ranking import Ranking, as_ranking, finish, from_scores, hits, input_form
 
 __all__ = [
     "auc",
@@ -43,17 +43,6 @@ def _binary_vectors(y_true, y_score):
     if not np.isin(t, (0, 1)).all():
         raise ValueError("y_true must hold binary labels 0/1 for a ROC or precision-recall curve")
     return t, s
-
-
-def _one_row(y_true, y_score):
-    """(y_true, y_score) as 1-D numeric vectors of equal length -> one-row matrices, else None."""
-    try:
-        t, s = np.asarray(y_true), np.asarray(y_score)
-    except ValueError:
-        return None
-    if t.ndim == 1 and s.ndim == 1 and t.shape == s.shape and t.dtype.kind in "iuf" and s.dtype.kind in "iuf":
-        return t[None, :], s[None, :]
-    return None
 
 
 def _auc_values(r: Ranking):
@@ -82,7 +71,7 @@ def _auc_values(r: Ranking):
 
 
 def auc(a=None, b=None, *, average="user", ranks=None, n_items=None, mask=None,
-        ties="expected", no_relevant="zero", per_user=False):
+        ties=None, no_relevant="skip", per_user=False):
     """Area under the ROC curve, per user, averaged over users or pooled.
 
     .. math::
@@ -107,10 +96,9 @@ def auc(a=None, b=None, *, average="user", ranks=None, n_items=None, mask=None,
         policies order the tied items first.
 
     Users with no relevant (or no non-relevant) item have no AUC; see
-    ``no_relevant``. Note that the default ``'zero'`` counts them as 0, far
-    below the chance level 0.5: with such users, ``no_relevant='skip'`` is
-    usually what you want. 1-D ``y_true`` (0/1) and ``y_score`` of equal length are
-    read as one ranking.
+    ``no_relevant``. The default ``'skip'`` leaves them out (NaN per user);
+    ``'zero'`` would count them as 0, far below the chance level 0.5. 1-D
+    ``y_true`` (0/1) and ``y_score`` of equal length are one ranking.
 
     Examples
     --------
@@ -122,17 +110,19 @@ def auc(a=None, b=None, *, average="user", ranks=None, n_items=None, mask=None,
     0.9900990099009901
     """
     check_choice(average, "average", AUC_AVERAGES)
-    row = _one_row(a, b) if b is not None else None
-    if row is not None:
-        a, b = row
     if average == "global":
-        if ranks is not None or isinstance(a, Ranking) or b is None:
+        if input_form(a, b, ranks) != "scores":
             raise ValueError("average='global' pools scores, so it needs y_true and y_score matrices")
-        t = as_numeric_array(a, "y_true", ndim=2) if not hasattr(a, "toarray") else a.toarray()
-        s = as_numeric_array(b, "y_score", ndim=2)
+        if n_items is not None:
+            raise TypeError("n_items does not apply to (y_true, y_score): the catalogue is the columns")
+        t = as_numeric_array(a, "y_true", ndim=(1, 2)) if not hasattr(a, "toarray") else a.toarray()
+        s = as_numeric_array(b, "y_score", ndim=(1, 2))
+        check_same_length(t, s, "y_true", "y_score")
         m = None if mask is None else (mask.toarray() if hasattr(mask, "toarray") else np.asarray(mask))
+        if per_user:
+            raise ValueError("average='global' pools every user into one ranking, so per_user=True does not apply")
         r = from_scores(t.reshape(1, -1), s.reshape(1, -1),
-                        mask=None if m is None else m.reshape(1, -1), ties=ties)
+                        mask=None if m is None else m.reshape(1, -1), ties=ties or "expected")
         val, defined = _auc_values(r)
         return finish(val, r, True, no_relevant=no_relevant, per_user=False, defined=defined)
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
@@ -146,23 +136,23 @@ def auc(a=None, b=None, *, average="user", ranks=None, n_items=None, mask=None,
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)
 
 
-def rank_loss(a=None, b=None, **kwargs):
+def rank_loss(a=None, b=None, *, average="user", ranks=None, n_items=None, mask=None,
+              ties=None, no_relevant="skip", per_user=False):
     """The fraction of (relevant, non-relevant) pairs ranked the wrong way, ties one half.
 
     .. math:: \\ell_{rank} = \\frac{1}{m^+ m^-}\\sum_{x^+}\\sum_{x^-}
               \\Big(\\mathbb{1}[f(x^+) < f(x^-)] + \\tfrac12\\mathbb{1}[f(x^+) = f(x^-)]\\Big)
 
-    Equal to ``1 - auc(...)`` (Zhou, 2016); accepts the arguments of :func:`auc`.
+    Equal to ``1 - auc(...)`` (Zhou, 2016); the arguments are those of :func:`auc`.
 
     Examples
     --------
     >>> rank_loss([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
     0.25
     """
-    kwargs.setdefault("ties", "expected")
-    per = kwargs.get("per_user", False)
-    value = auc(a, b, **kwargs)
-    return 1.0 - value if not per else 1.0 - np.asarray(value)
+    value = auc(a, b, average=average, ranks=ranks, n_items=n_items, mask=mask, ties=ties,
+                no_relevant=no_relevant, per_user=per_user)
+    return 1.0 - value if isinstance(value, float) else 1.0 - np.asarray(value)
 
 
 def roc_curve(y_true, y_score):
@@ -230,20 +220,34 @@ def trapezoid_area(x, y):
     .. math:: \\frac12 \\sum_{i=1}^{m-1} (x_{i+1} - x_i)(y_i + y_{i+1})
 
     the estimate of the sources (Zhou, 2016) for the AUC of a ROC curve.
+    ``x`` must be monotonic. As ``sklearn.metrics.auc``, a decreasing ``x``
+    (points listed from right to left) gives the same, positive area as the
+    same points in increasing order, and a non-monotonic ``x`` raises
+    ``ValueError`` (the formula would subtract the parts where ``x`` goes
+    back).
 
     Examples
     --------
     >>> trapezoid_area([0, 0, 0.5, 0.5, 1], [0, 0.5, 0.5, 1, 1])
     0.75
+    >>> trapezoid_area([1, 0.5, 0.5, 0, 0], [1, 1, 0.5, 0.5, 0])   # the same points, reversed
+    0.75
     """
     x = as_numeric_array(x, "x", ndim=1)
     y = as_numeric_array(y, "y", ndim=1)
     check_same_length(x, y, "x", "y")
-    return float(0.5 * np.sum(np.diff(x) * (y[1:] + y[:-1])))
+    if x.shape[0] < 2:
+        raise ValueError(f"x and y need at least 2 points to enclose an area, got {x.shape[0]}")
+    dx = np.diff(x)
+    if np.any(dx < 0):
+        if np.any(dx > 0):
+            raise ValueError("x is neither increasing nor decreasing; sort the points by x first")
+        dx = -dx
+    return float(0.5 * np.sum(dx * (y[1:] + y[:-1])))
 
 
 def break_even_point(a=None, b=None, *, ranks=None, n_items=None, mask=None,
-                     ties="expected", no_relevant="zero", per_user=False):
+                     ties=None, no_relevant="skip", per_user=False):
     """Break-even point: where precision equals recall on the P-R curve.
 
     ``P@k = hits/k`` and ``R@k = hits/|R|`` are equal exactly at ``k = |R|``,
@@ -256,11 +260,8 @@ def break_even_point(a=None, b=None, *, ranks=None, n_items=None, mask=None,
     >>> break_even_point([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])   # P@2 = R@2 = 1/2
     0.5
     """
-    row = _one_row(a, b) if b is not None else None
-    if row is not None:
-        a, b = row
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
     nrel = r.n_relevant
     with np.errstate(invalid="ignore", divide="ignore"):
         val = np.where(nrel > 0, hits(r, np.maximum(nrel, 1)) / np.maximum(nrel, 1), 0.0)
-    return finish(val, r, single or row is not None, no_relevant=no_relevant, per_user=per_user)
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)

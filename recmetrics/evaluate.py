@@ -18,18 +18,19 @@ from . import conventions as _conv
 from ._validation import check_k
 from .curves import auc
 from .dcg import cg, dcg, ndcg
-from .ranking import Ranking, _Progress, _rect_shape, as_ranking, from_scores
+from ._validation import check_bool
+from .ranking import Ranking, _checked_sparse, _Progress, as_ranking, from_scores, input_form
 from .topn import arhr, average_precision, f1, hit_ratio, precision, recall, reciprocal_rank
 
 __all__ = ["evaluate", "METRICS"]
 
 # name -> (function, needs a cutoff, extra keywords it accepts from evaluate)
 METRICS = {
-    "precision": (precision, True, ()),
-    "recall": (recall, True, ("recall_denominator",)),
-    "f1": (f1, True, ()),
-    "hr": (hit_ratio, True, ()),
-    "arhr": (arhr, True, ()),
+    "precision": (precision, False, ()),
+    "recall": (recall, False, ("recall_denominator",)),
+    "f1": (f1, False, ()),
+    "hr": (hit_ratio, False, ()),
+    "arhr": (arhr, False, ()),
     "mrr": (reciprocal_rank, False, ()),
     "map": (average_precision, False, ("ap_denominator", "ap_ties")),
     "ndcg": (ndcg, False, ("gain", "idcg", "log_base", "discount")),
@@ -43,7 +44,6 @@ _ALIASES = {
     "f1_score": "f1",
 }
 _BASE = {fn: base for base, (fn, _, _) in METRICS.items()}
-_D = _conv.default  # marks a keyword default, so that a convention preset may replace it
 _NAME = re.compile(r"^\s*([a-z_0-9]+?)\s*(?:@\s*(\d+))?\s*$")
 
 
@@ -69,10 +69,10 @@ def _parse(name):
 
 
 def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10"),
-             *, ranks=None, n_items=None, mask=None, ties=_D("expected"), no_relevant=_D("zero"),
-             ap_denominator=_D("relevant"), gain=_D("linear"), idcg=_D("min"), log_base=_D(2.0),
-             per_user=False, progress=False, convention=None, ap_ties=_D("policy"),
-             recall_denominator=_D("relevant"), discount=_D("log"), retrieve_nonpositive=None,
+             *, ranks=None, n_items=None, mask=None, ties=None, no_relevant=None,
+             ap_denominator=None, gain=None, idcg=None, log_base=None,
+             per_user=False, progress=False, convention=None, ap_ties=None,
+             recall_denominator=None, discount=None, retrieve_nonpositive=None,
              score_dtype=None, chunk_users=4096):
     """Evaluate several metrics on one ranking computed once.
 
@@ -83,15 +83,19 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         matrices ``(n_users, n_items)`` in scikit-learn's order (dense or
         sparse relevance), lists of recommendations and relevant sets, or a
         prebuilt :class:`~recmetrics.ranking.Ranking`; or pass ``ranks=``.
-    metrics : sequence of str
+    metrics : str or sequence of str
         Names with an optional cutoff: ``precision@k``, ``recall@k``,
-        ``f1@k``, ``hr@k``, ``arhr@k``, ``mrr`` / ``mrr@k``, ``map`` /
-        ``map@k`` (mean AP), ``ndcg`` / ``ndcg@k``, ``dcg@k``, ``cg@k``,
-        ``auc``.
+        ``f1@k``, ``hr@k``, ``arhr@k``, ``mrr@k``, ``map@k`` (mean AP),
+        ``ndcg@k``, ``dcg@k``, ``cg@k``, and ``auc`` (no cutoff). Without
+        ``@k`` a metric covers the whole ranking (the whole list, or the
+        whole catalogue for score matrices).
     ties, no_relevant, ap_denominator, gain, idcg, log_base
-        Conventions, as in the individual metric functions. ``auc`` is the
-        mean of the per-user AUCs (see :func:`~recmetrics.curves.auc` for the
-        weighted and pooled variants).
+        Conventions, as in the individual metric functions; ``None`` (not
+        passed) means the function's default (``ties='expected'``,
+        ``no_relevant='skip'``, ``ap_denominator='min'``, ``gain='linear'``,
+        ``idcg='min'``, ``log_base=2``), or the preset's value under
+        ``convention``. ``auc`` is the mean of the per-user AUCs (see
+        :func:`~recmetrics.curves.auc` for the weighted and pooled variants).
     per_user : bool
         Return one row per user instead of the means.
     progress : bool, default False
@@ -147,12 +151,23 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
     """
     if isinstance(metrics, str):
         metrics = [metrics]
+    if metrics is None or not isinstance(metrics, (list, tuple, np.ndarray, pd.Index)):
+        raise TypeError(
+            "metrics must be a metric name or a list of names like ['ndcg@10', 'map@10'], "
+            f"got {type(metrics).__name__}"
+        )
+    metrics = list(metrics)
+    per_user = check_bool(per_user, "per_user")
+    progress = check_bool(progress, "progress")
+    if retrieve_nonpositive is not None:
+        check_bool(retrieve_nonpositive, "retrieve_nonpositive")
+    if score_dtype is not None:
+        score_dtype = _check_score_dtype(score_dtype)
     parsed = [(name, *_parse(name)) for name in metrics]
     if not parsed:
         raise ValueError("metrics is empty; ask for at least one metric")
     if len(set(metrics)) != len(metrics):
         raise ValueError("metrics contains a name twice")
-    no_relevant_arg = no_relevant  # as passed (a preset may fill a default)
     options, overrides, _ = _conv.resolve(convention, {
         "ties": ties, "no_relevant": no_relevant, "ap_denominator": ap_denominator, "ap_ties": ap_ties,
         "recall_denominator": recall_denominator, "gain": gain, "idcg": idcg, "log_base": log_base,
@@ -160,18 +175,17 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
     if convention is not None:
         for name, fn, k, extras in parsed:
             _conv.check_supported(convention, _BASE[fn], k)
-    no_relevant = options["no_relevant"]
     chunk_users = check_k(chunk_users, "chunk_users")
     n_rows = y_score.shape[0] if isinstance(y_score, np.ndarray) and y_score.ndim == 2 else 0
     if n_rows > chunk_users and (isinstance(y_true, np.ndarray) or sp.issparse(y_true)) and ranks is None:
         # Bounded memory: rank and evaluate blocks of users in turn. Every
         # metric is computed per user, so the blocks' tables simply stack.
-        same = dict(n_items=n_items, ties=ties, no_relevant=no_relevant_arg,
+        same = dict(n_items=n_items, ties=ties, no_relevant=no_relevant,
                     ap_denominator=ap_denominator, gain=gain, idcg=idcg, log_base=log_base,
                     convention=convention, ap_ties=ap_ties, recall_denominator=recall_denominator,
                     discount=discount, retrieve_nonpositive=retrieve_nonpositive, score_dtype=score_dtype)
-        T = sp.csr_array(y_true) if sp.issparse(y_true) else y_true
-        M = sp.csr_array(mask) if mask is not None and sp.issparse(mask) else mask
+        T = _checked_sparse(y_true, "y_true") if sp.issparse(y_true) else y_true
+        M = _checked_sparse(mask, "mask") if mask is not None and sp.issparse(mask) else mask
         report = _Progress(n_rows, enabled=progress)
         blocks = []
         for lo in range(0, n_rows, chunk_users):
@@ -180,8 +194,9 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
                                    per_user=True, chunk_users=chunk_users, **same))
             report.update(hi)
         report.close()
-        return _finish_table(pd.concat(blocks, ignore_index=True), per_user, no_relevant)
+        return _finish_table(pd.concat(blocks, ignore_index=True), per_user)
     rankings = {}
+    form = input_form(y_true, y_score, ranks)
 
     def ranking(opts):
         """The ranking under the tie policy and scores options of one metric (built once)."""
@@ -192,18 +207,25 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
             if convention is not None or opts["retrieve_nonpositive"] is False or opts["score_dtype"]:
                 raise ValueError("a prebuilt Ranking has its tie policy and scores fixed; pass y_true and "
                                  "y_score instead to use a convention, retrieve_nonpositive or score_dtype")
-            rankings[key] = y_true
-            return y_true
+            r, _ = as_ranking(y_true, y_score, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+            rankings[key] = r
+            return r
         scores = y_score
-        matrix = y_score is not None and (sp.issparse(y_true) or (
-            (s := _rect_shape(y_score)) is not None and len(s) == 2))
+        matrix = form == "scores"
         if opts["score_dtype"] is not None and matrix:
-            scores = np.asarray(y_score, dtype=opts["score_dtype"])
+            scores = _cast_scores(y_score, opts["score_dtype"], convention)
         if opts["retrieve_nonpositive"] is False:
             if not matrix:
-                raise TypeError("retrieve_nonpositive=False applies only to score matrices (y_true, y_score)")
-            r = from_scores(y_true, scores, mask=mask, ties=opts["ties"], progress=progress,
-                            retrieve_nonpositive=False)
+                raise TypeError("retrieve_nonpositive=False applies only to scores (y_true, y_score)")
+            if n_items is not None:
+                raise TypeError("n_items does not apply to (y_true, y_score): the catalogue is the columns")
+            if np.ndim(scores) == 1:
+                r = from_scores(np.asarray(y_true)[None, :], np.asarray(scores)[None, :],
+                                mask=None if mask is None else np.asarray(mask)[None, :],
+                                ties=opts["ties"], retrieve_nonpositive=False)
+            else:
+                r = from_scores(y_true, scores, mask=mask, ties=opts["ties"], progress=progress,
+                                retrieve_nonpositive=False)
         else:
             r, _ = as_ranking(y_true, scores, ranks=ranks, n_items=n_items, mask=mask, ties=opts["ties"],
                               progress=progress)
@@ -216,15 +238,52 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         kw = {key: opts[key] for key in extras}
         if fn is not auc:
             kw["k"] = k
-        columns[name] = fn(ranking(opts), no_relevant=no_relevant, per_user=True, **kw)
-    return _finish_table(pd.DataFrame(columns), per_user, no_relevant)
+        columns[name] = fn(ranking(opts), no_relevant=opts["no_relevant"], per_user=True, **kw)
+    return _finish_table(pd.DataFrame(columns), per_user)
 
 
-def _finish_table(table, per_user, no_relevant):
-    """Per-user table, or the means over users (NaN rows left out under 'skip')."""
+def _finish_table(table, per_user):
+    """Per-user table, or the means over users.
+
+    A per-user value is NaN only where ``no_relevant='skip'`` left the user
+    out, so the means skip NaN.
+    """
     table.index.name = "user"
     if per_user:
         return table
-    means = table.mean(axis=0, skipna=no_relevant == "skip")
-    means.name = "mean"
-    return means
+    # the same summation as the metric functions (numpy's pairwise sum), so
+    # that evaluate and e.g. ndcg agree to the last bit
+    values = {}
+    for col in table.columns:
+        v = table[col].to_numpy(dtype=np.float64)
+        v = v[~np.isnan(v)]
+        values[col] = float(np.mean(v)) if v.size else np.nan
+    return pd.Series(values, name="mean", dtype=np.float64)
+
+
+_SCORE_DTYPES = ("float32", "float64")
+
+
+def _check_score_dtype(score_dtype):
+    name = np.dtype(score_dtype).name if isinstance(score_dtype, type) and issubclass(
+        score_dtype, np.floating) else score_dtype
+    if not isinstance(name, str) or name not in _SCORE_DTYPES:
+        raise ValueError(f"score_dtype must be 'float32' or 'float64' (or None: as given), got {score_dtype!r}")
+    return name
+
+
+def _cast_scores(y_score, dtype, convention):
+    """Scores cast to ``dtype``, with a clear error where the cast overflows."""
+    arr = y_score if isinstance(y_score, np.ndarray) else np.asarray(y_score)
+    if arr.dtype.kind not in "iuf":
+        return y_score  # the ranking builder reports what is wrong with it
+    if dtype == "float32" and arr.size:
+        with np.errstate(invalid="ignore"):
+            big = np.abs(arr[np.isfinite(arr)] if arr.dtype.kind == "f" else arr).max() > np.finfo(np.float32).max
+        if big:
+            who = f" (convention={convention!r} compares scores in single precision)" if convention else ""
+            raise ValueError(
+                f"y_score has values beyond the float32 range (about 3.4e38), which score_dtype='float32' "
+                f"would turn into infinity{who}; rescale the scores first"
+            )
+    return np.asarray(arr, dtype=dtype)

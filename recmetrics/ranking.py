@@ -38,7 +38,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._kernels import count_above, first_bad_value
-from ._validation import as_numeric_array, check_choice, check_unique_items
+from ._validation import (
+    MAX_EXACT_INT,
+    as_numeric_array,
+    check_bool,
+    check_choice,
+    check_integers,
+    check_n_items,
+    check_unique_items,
+)
 
 __all__ = [
     "Ranking",
@@ -82,6 +90,9 @@ class Ranking:
     n_items : ndarray of shape (n_users,) or None
         Catalogue size of each user (after the mask); ``None`` when unknown
         (ranked lists without a catalogue), which AUC and TN need.
+    ties : str or None
+        The tie policy the ranking was built with (``None`` when the input
+        cannot hold ties: ranked lists, ranks, a list of gains).
     """
 
     indptr: np.ndarray
@@ -92,6 +103,7 @@ class Ranking:
     rel_before: np.ndarray
     n_ranked: np.ndarray
     n_items: np.ndarray | None = None
+    ties: str | None = None
 
     @property
     def n_users(self) -> int:
@@ -123,7 +135,7 @@ class Ranking:
 
 # --------------------------------------------------------------------------
 # builders
-def _from_entries(user, gain, start, size, group_rel, rel_before, n_users, n_ranked, n_items):
+def _from_entries(user, gain, start, size, group_rel, rel_before, n_users, n_ranked, n_items, ties=None):
     order = np.lexsort((start, user))
     user = user[order]
     counts = np.bincount(user, minlength=n_users)
@@ -139,10 +151,11 @@ def _from_entries(user, gain, start, size, group_rel, rel_before, n_users, n_ran
         rel_before=f(rel_before),
         n_ranked=np.asarray(n_ranked, dtype=np.float64),
         n_items=None if n_items is None else np.asarray(n_items, dtype=np.float64),
+        ties=ties,
     )
 
 
-def _deterministic(user, gain, rank, n_users, n_ranked, n_items):
+def _deterministic(user, gain, rank, n_users, n_ranked, n_items, ties=None):
     """Entries with exact (distinct within user) ranks; ``inf`` = not ranked."""
     rank = np.asarray(rank, dtype=np.float64)
     order = np.lexsort((rank, user))
@@ -151,7 +164,7 @@ def _deterministic(user, gain, rank, n_users, n_ranked, n_items):
     first = np.searchsorted(su, su, side="left")
     rel_before[order] = np.arange(rank.shape[0]) - first
     ones = np.ones_like(rank)
-    return _from_entries(user, gain, rank - 1.0, ones, ones, rel_before, n_users, n_ranked, n_items)
+    return _from_entries(user, gain, rank - 1.0, ones, ones, rel_before, n_users, n_ranked, n_items, ties)
 
 
 def from_ranks(ranks, n_items=None) -> Ranking:
@@ -188,16 +201,10 @@ def from_ranks(ranks, n_items=None) -> Ranking:
         flat = as_numeric_array(ranks, "ranks", ndim=1)
         lengths = np.ones(flat.shape[0], dtype=np.int64)
         n_users = flat.shape[0]
-    if np.any(flat != np.round(flat)):
-        raise ValueError("ranks must be integers (1-based positions)")
-    if np.any(flat < 1):
-        raise ValueError(f"ranks must be >= 1 (1-based), found {flat[flat < 1][0]:g}")
+    check_integers(flat, "ranks", minimum=1)
     user = np.repeat(np.arange(n_users), lengths)
     if n_items is not None:
-        n_arr = as_numeric_array(n_items, "n_items", ndim=(0, 1))
-        n_arr = np.broadcast_to(n_arr, (n_users,)).astype(np.float64)
-        if np.any(n_arr != np.round(n_arr)) or np.any(n_arr < 1):
-            raise ValueError("n_items must be a positive integer (catalogue size)")
+        n_arr = check_n_items(n_items, n_users)
         over = flat > n_arr[user]
         if np.any(over):
             i = int(np.argmax(over))
@@ -238,8 +245,13 @@ def _relevant_mapping(rel, name):
     if isinstance(rel, Mapping):
         out = {}
         for item, grade in rel.items():
+            _check_id(item, name)
             if isinstance(grade, (bool, np.bool_)) or not isinstance(grade, numbers.Real):
                 raise TypeError(f"{name} grades must be numbers, got {grade!r} for item {item!r}")
+            try:
+                grade = float(grade)
+            except OverflowError:
+                raise ValueError(f"{name} has a grade too large for float64 for item {item!r}") from None
             if not np.isfinite(grade):
                 raise ValueError(f"{name} has a non-finite grade {grade!r} for item {item!r}")
             if grade < 0:
@@ -252,9 +264,17 @@ def _relevant_mapping(rel, name):
             f"{name} must be a set or list of relevant item ids, or a dict item -> grade; got {type(rel).__name__}"
         )
     items = list(rel)
-    if not isinstance(rel, (set, frozenset)):
+    if isinstance(rel, (set, frozenset)):
+        for item in items:
+            _check_id(item, name)
+    else:
         check_unique_items(items, name)
     return {item: 1.0 for item in items}
+
+
+def _check_id(item, name):
+    if item is None or (isinstance(item, (float, np.floating)) and item != item):
+        raise ValueError(f"{name} contains a missing item id ({item!r}); every item needs an id")
 
 
 def from_lists(recommended, relevant, n_items=None) -> Ranking:
@@ -304,17 +324,18 @@ def from_lists(recommended, relevant, n_items=None) -> Ranking:
             gains.append(g)
             ranks.append(pos.get(item, np.inf))
     if n_items is not None:
-        n_arr = np.broadcast_to(as_numeric_array(n_items, "n_items", ndim=(0, 1)), (n_users,)).astype(float)
-        short = n_arr < n_ranked
-        if np.any(short):
-            u = int(np.argmax(short))
-            raise ValueError(f"n_items={n_arr[u]:g} is smaller than the list of user {u} ({n_ranked[u]:g} items)")
-        nrel = np.bincount(np.asarray(users, dtype=np.int64), minlength=n_users)
+        n_arr = check_n_items(n_items, n_users)
+        # the catalogue holds the list and every relevant item missing from it
         unlisted_rel = np.bincount(
             np.asarray(users, dtype=np.int64), weights=np.isinf(np.asarray(ranks, dtype=float)), minlength=n_users
         )
-        if np.any(nrel - unlisted_rel + unlisted_rel > n_arr):
-            raise ValueError("a user has more relevant items than n_items")
+        short = n_arr < n_ranked + unlisted_rel
+        if np.any(short):
+            u = int(np.argmax(short))
+            raise ValueError(
+                f"n_items={n_arr[u]:g} is smaller than what user {u} needs: {n_ranked[u]:g} recommended "
+                f"items plus {unlisted_rel[u]:g} relevant items missing from the list"
+            )
     else:
         n_arr = None
     user = np.asarray(users, dtype=np.int64)
@@ -335,9 +356,41 @@ def _scores_matrix(x):
         bad = first_bad_value(S)
         if bad is not None:
             what = "NaN" if np.isnan(S[bad]) else "an infinite value"
-            raise ValueError(f"y_score contains {what} at position {bad}")
+            raise ValueError(f"y_score contains {what} at row {bad[0]}, column {bad[1]}")
         return S
+    exact = _exact_integer_scores(x)
+    if exact is not None:
+        return exact
     return np.ascontiguousarray(as_numeric_array(x, "y_score", ndim=2))
+
+
+def _exact_integer_scores(x):
+    """Integer scores beyond 2**53 as float64 values with the same order, else None.
+
+    Casting such integers to float64 would merge neighbours into false ties;
+    replacing each value by its position among the distinct values keeps
+    every comparison exact (ranks only depend on the order).
+    """
+    arr = x if isinstance(x, np.ndarray) else None
+    if arr is None:
+        try:
+            arr = np.asarray(x)
+        except (ValueError, OverflowError):
+            return None
+    if arr.dtype.kind in "iu" and arr.size:
+        big = arr.max() > MAX_EXACT_INT or (arr.dtype.kind == "i" and arr.min() < -MAX_EXACT_INT)
+    elif arr.dtype == object and arr.size and all(
+        isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in arr.ravel()
+    ):
+        big = any(abs(int(v)) > MAX_EXACT_INT for v in arr.ravel())
+    else:
+        return None
+    if not big:
+        return None
+    if arr.ndim != 2:
+        raise ValueError(f"y_score must be 2-D (n_users, n_items), got an array of shape {arr.shape}")
+    _, inverse = np.unique(arr.ravel(), return_inverse=True)
+    return np.ascontiguousarray(inverse.reshape(arr.shape).astype(np.float64))
 
 
 class _Progress:
@@ -366,9 +419,9 @@ class _Progress:
 def _csr_of(x, name, shape):
     """CSR structure (indptr, indices) of the nonzero/True cells of a dense or sparse matrix."""
     if sp.issparse(x):
-        m = sp.csr_array(x)
-        if m.shape != shape:
-            raise ValueError(f"{name} must have the shape of y_score {shape}, got {m.shape}")
+        if x.shape != shape:
+            raise ValueError(f"{name} must have the shape of y_score {shape}, got {x.shape}")
+        m = _checked_sparse(x, name)
         m.sum_duplicates()
         m.eliminate_zeros()
         m.sort_indices()
@@ -387,6 +440,28 @@ def _csr_of(x, name, shape):
     indptr = np.zeros(shape[0] + 1, dtype=np.int64)
     np.cumsum(np.bincount(r, minlength=shape[0]), out=indptr[1:])
     return indptr, c.astype(np.int64), arr[r, c]
+
+
+def _checked_sparse(x, name):
+    """A CSR copy of a scipy.sparse matrix whose index arrays have been checked.
+
+    A hand-built matrix can hold negative or out-of-range indices, which
+    scipy does not check by default and which must never reach the compiled
+    kernels (they would read outside the arrays).
+    """
+    try:
+        if sp.issparse(x) and x.format in ("csr", "csc"):
+            x.check_format(full_check=True)
+        elif sp.issparse(x) and x.format == "coo":
+            coords = getattr(x, "coords", None) or (x.row, x.col)
+            for axis, idx in enumerate(coords):
+                if idx.size and (idx.min() < 0 or idx.max() >= x.shape[axis]):
+                    raise ValueError(f"index out of range on axis {axis}")
+        m = sp.csr_array(x, copy=True)
+        m.check_format(full_check=True)
+    except ValueError as exc:
+        raise ValueError(f"{name} is a malformed scipy.sparse matrix: {exc}") from None
+    return m
 
 
 def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False,
@@ -523,7 +598,7 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False,
         group_rel[order] = c_sorted
         rel_before[order] = h_sorted
         start = np.where(dropped, np.inf, greater)
-        return _from_entries(ru, rg, start, equal, group_rel, rel_before, n_users, n_ranked, n_items)
+        return _from_entries(ru, rg, start, equal, group_rel, rel_before, n_users, n_ranked, n_items, ties)
     # deterministic policies: exact rank within the tie group
     if ties == "trec_eval":
         # tied relevant items with a higher column index come first too
@@ -546,11 +621,12 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False,
             c_orig[order] = c
             rank = greater + (equal - c_orig) + within + 1.0
     rank = np.where(dropped, np.inf, rank)
-    return _deterministic(ru, rg, rank, n_users, n_ranked, n_items)
+    return _deterministic(ru, rg, rank, n_users, n_ranked, n_items, ties)
 
 
 # --------------------------------------------------------------------------
-# dispatch used by every public metric
+# dispatch used by every public metric: the *type* of each argument decides
+# what it means, never its values
 def _is_listlike(x) -> bool:
     return isinstance(x, (Sequence, np.ndarray)) and not isinstance(x, (str, bytes))
 
@@ -559,92 +635,171 @@ def _is_relevant_collection(x) -> bool:
     return isinstance(x, (set, frozenset, Mapping))
 
 
-def _rect_shape(x):
-    """Shape of x if it is a rectangular numeric table, else None."""
-    try:
-        arr = np.asarray(x)
-    except ValueError:
-        return None
-    if arr.dtype.kind not in "iufb":
-        return None
-    return arr.shape
+def input_form(a=None, b=None, ranks=None) -> str:
+    """Which input form the arguments are, by their types alone.
+
+    One of ``'ranks'``, ``'ranking'``, ``'gains'``, ``'lists'`` (ranked item
+    ids with sets/dicts of relevant items) and ``'scores'`` (``y_true``,
+    ``y_score``); see :func:`as_ranking`.
+    """
+    if ranks is not None:
+        return "ranks"
+    if isinstance(a, Ranking):
+        return "ranking"
+    if b is None:
+        return "gains"
+    if _is_relevant_collection(b) or (
+        _is_listlike(b) and not isinstance(b, np.ndarray) and len(b) > 0
+        and any(_is_relevant_collection(x) for x in b)
+    ):
+        return "lists"
+    return "scores"
 
 
-def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties="expected", progress=False):
+def _check_not_given(name, value, why):
+    if value is not None:
+        raise TypeError(f"{name} does not apply here: {why}")
+
+
+def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties=None, progress=False):
     """Convert any accepted input form to ``(Ranking, single_user)``.
 
     ``single_user`` tells the caller to return a float rather than a mean over
-    users. See :mod:`recmetrics.ranking` for the forms. Ambiguous pairs are
-    read as follows: two rectangular numeric 2-D tables are ``(y_true,
-    y_score)``; two 1-D numeric sequences of equal length are one user's
-    ``(y_true, y_score)`` when the second holds non-integer values, and
-    ``(recommended ids, relevant ids)`` otherwise. Pass relevant items as a
-    set or dict to remove any doubt.
+    users. What the arguments mean is decided by their *types* alone:
+
+    * ``ranks=...``: ranks of held-out relevant items (:func:`from_ranks`);
+    * a :class:`Ranking`: used as it is;
+    * one argument: a single list of gains in ranked order (:func:`from_gains`);
+    * a second argument that is a ``set``, ``frozenset`` or ``dict`` (or a
+      list of them, one per user): ranked item ids and relevant items
+      (:func:`from_lists`);
+    * any other pair of array-likes: ``(y_true, y_score)``, as in
+      scikit-learn (:func:`from_scores`); 1-D arrays are one user, 2-D arrays
+      (or a scipy.sparse ``y_true``) are ``(n_users, n_items)``.
+
+    Keywords that do not apply to the input form raise ``TypeError``:
+    ``mask`` needs score matrices, ``n_items`` ranked lists or ranks, and a
+    prebuilt :class:`Ranking` takes none of them (its ties are already
+    resolved: ``ties`` must be left out or equal the policy it was built
+    with). ``ties=None`` means ``'expected'``.
     """
-    check_choice(ties, "ties", TIE_POLICIES)
+    if ties is not None:
+        check_choice(ties, "ties", TIE_POLICIES)
     if isinstance(a, Ranking):
         if b is not None or ranks is not None:
             raise TypeError("pass either a Ranking or raw inputs, not both")
+        _check_not_given("mask", mask, "a prebuilt Ranking has its excluded items removed already")
+        _check_not_given("n_items", n_items, "a prebuilt Ranking has its catalogue size already")
+        if ties is not None and a.ties is not None and ties != a.ties:
+            raise ValueError(
+                f"this Ranking was built with ties={a.ties!r}; ties={ties!r} cannot change it "
+                "(build the ranking again from the scores with the policy you want)"
+            )
         return a, False
+    ties = "expected" if ties is None else ties
     if ranks is not None:
         if a is not None or b is not None:
             raise TypeError("pass either ranks= or (y_true, y_score) / (recommended, relevant), not both")
+        _check_not_given("mask", mask, "ranks are already computed without the excluded items")
         return from_ranks(ranks, n_items=n_items), False
     if a is None:
         raise TypeError("no input given: pass gains, (recommended, relevant), (y_true, y_score) or ranks=")
-    if sp.issparse(a) or (isinstance(a, np.ndarray) and a.ndim == 2):
-        if b is None:
-            raise TypeError("y_score is missing: a 2-D y_true needs a score matrix of the same shape")
-        return from_scores(a, b, mask=mask, ties=ties, progress=progress), False
     if b is None:
-        if mask is not None:
-            raise TypeError("mask applies only to score matrices")
-        if _is_listlike(a) and len(a) > 0 and _is_listlike(a[0]):
+        if sp.issparse(a) or (_is_listlike(a) and len(a) > 0 and _is_listlike(a[0])) or (
+            isinstance(a, np.ndarray) and a.ndim == 2
+        ):
             raise TypeError("y_score is missing: a 2-D y_true needs a score matrix of the same shape")
-        r = from_gains(a)
-        if n_items is not None:
-            raise TypeError("n_items does not apply to a list of gains (the list is the catalogue)")
-        return r, True
-    sa, sb = _rect_shape(a), _rect_shape(b)
-    if sa is not None and sb is not None and len(sa) == 2 and len(sb) == 2:
-        # two rectangular numeric tables: y_true and y_score (scikit-learn's
-        # convention); for lists of item ids, pass the relevant items as sets
-        if sa != sb:
-            raise ValueError(
-                f"y_true and y_score must have the same shape, got {sa} and {sb} "
-                "(for ranked lists of item ids, pass each user's relevant items as a set or dict)"
-            )
-        return from_scores(a, b, mask=mask, ties=ties), False
-    if isinstance(a, np.ndarray) and a.ndim == 2 or isinstance(b, np.ndarray) and b.ndim == 2:
-        return from_scores(a, b, mask=mask, ties=ties), False
-    if mask is not None:
-        raise TypeError("mask applies only to score matrices")
+        _check_not_given("mask", mask, "a list of gains has no excluded items (mask needs score matrices)")
+        _check_not_given("n_items", n_items, "a list of gains is its own catalogue")
+        return from_gains(a), True
     if _is_relevant_collection(b):
+        # one user's ranked list and set/dict of relevant items
+        _check_not_given("mask", mask, "mask needs score matrices; remove excluded items from the list")
         if not _is_listlike(a):
-            raise TypeError(f"recommended must be a ranked list of item ids, got {type(a).__name__}")
+            raise TypeError(
+                f"recommended must be an ordered sequence of item ids (best first), got {type(a).__name__}"
+            )
         return from_lists([a], [b], n_items=n_items), True
+    if _is_listlike(b) and not isinstance(b, np.ndarray) and len(b) > 0 and any(
+        _is_relevant_collection(x) for x in b
+    ):
+        bad = next((i for i, x in enumerate(b) if not _is_relevant_collection(x)), None)
+        if bad is not None:
+            raise TypeError(
+                "relevant must hold one set or dict of relevant items per user; "
+                f"relevant[{bad}] is a {type(b[bad]).__name__}"
+            )
+        _check_not_given("mask", mask, "mask needs score matrices; remove excluded items from the lists")
+        if not _is_listlike(a):
+            raise TypeError(f"recommended must be a sequence of ranked lists, got {type(a).__name__}")
+        return from_lists(a, b, n_items=n_items), False
+    # any other pair: y_true and y_score, as in scikit-learn
+    _check_not_given(
+        "n_items", n_items,
+        "with (y_true, y_score) the catalogue is the columns of the matrices (use mask= to exclude items)",
+    )
+    if sp.issparse(b):
+        raise TypeError("y_score must be a dense array (scores for every item), got a scipy.sparse matrix")
+    if not sp.issparse(a) and not _is_listlike(a):
+        raise TypeError(
+            f"y_true must be an array-like of gains (or the ranked list of a (recommended, relevant) pair "
+            f"whose relevant items are a set or dict), got {type(a).__name__}"
+        )
     if not _is_listlike(b):
         raise TypeError(
-            "the second argument must be a score matrix, a set/dict of relevant items, "
-            f"or a list of them; got {type(b).__name__}"
+            "the second argument must be y_score (an array-like of scores), a set or dict of relevant "
+            f"items, or a list of them; got {type(b).__name__}"
         )
-    if len(b) > 0 and all(_is_relevant_collection(x) for x in b):
-        return from_lists(a, b, n_items=n_items), False
-    if sa is not None and sb is not None and len(sa) == 1 and sa == sb:
-        b_arr = np.asarray(b, dtype=np.float64)
-        if np.any(b_arr != np.round(b_arr)):
-            # fractional "ids" are scores: one user's labels/gains and scores
-            return from_scores(np.asarray(a)[None, :], b_arr[None, :], ties=ties), True
-    a_nested = len(a) > 0 and all(_is_listlike(x) for x in a)
-    if not a_nested and not (len(b) and all(_is_listlike(x) for x in b)):
-        # one ranked list and a list of relevant ids (e.g. the sources' code)
-        return from_lists([list(a)], [list(b)], n_items=n_items), True
-    if a_nested and len(b) == len(a) and all(_is_listlike(x) or _is_relevant_collection(x) for x in b):
-        return from_lists(a, b, n_items=n_items), False
-    raise TypeError(
-        "could not read the inputs: give a list of gains; a ranked list and a set/dict of relevant items; "
-        "lists of both; or y_true and y_score matrices of shape (n_users, n_items)"
-    )
+    one_user = not sp.issparse(a) and _ndim(a, "y_true") == 1
+    if one_user:
+        if _ndim(b, "y_score") != 1:
+            raise ValueError("y_true is 1-D (one user) but y_score is not; give both as 1-D or both as 2-D")
+        if mask is not None:
+            mask = _as_row(mask, "mask")
+        return from_scores(_as_row(a, "y_true"), _as_row(b, "y_score"), mask=mask, ties=ties,
+                           progress=progress), True
+    if not sp.issparse(a) and np.shape(a) != np.shape(b):
+        raise ValueError(
+            f"y_true and y_score must have the same shape, got {np.shape(a)} and {np.shape(b)}" + _IDS_HINT
+        )
+    return from_scores(a, b, mask=mask, ties=ties, progress=progress), False
+
+
+_IDS_HINT = (
+    " (for ranked lists of item ids, pass each user's relevant items as a set or dict: "
+    "two sequences are read as y_true and y_score)"
+)
+
+
+def _ndim(x, name):
+    """Number of dimensions of an array-like, with a clear error for ragged or non-numeric input."""
+    if isinstance(x, np.ndarray):
+        arr = x
+    else:
+        try:
+            arr = np.asarray(x)
+        except ValueError:
+            raise ValueError(f"{name} must be a rectangular array of numbers, got a ragged sequence"
+                             + _IDS_HINT) from None
+    if arr.dtype == object:
+        if arr.ndim >= 1 and arr.size and any(_is_listlike(v) for v in arr.ravel()[:1]):
+            raise ValueError(f"{name} must be a rectangular array of numbers, got a ragged sequence"
+                             + _IDS_HINT)
+    elif arr.dtype.kind not in "iufb":
+        raise TypeError(f"{name} must contain numbers, got dtype {arr.dtype}" + _IDS_HINT)
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty; at least one user and one item are needed")
+    return arr.ndim
+
+
+def _as_row(x, name):
+    """One user's 1-D array-like as a one-row matrix (keeping integer and float dtypes)."""
+    arr = x if isinstance(x, np.ndarray) else np.asarray(x)
+    if arr.dtype.kind in "iuf":
+        return arr.reshape(1, -1)
+    if name == "mask":
+        return arr.reshape(1, -1)
+    return as_numeric_array(x, name, ndim=1).reshape(1, -1)
 
 
 # --------------------------------------------------------------------------
@@ -726,6 +881,7 @@ def finish(values, r: Ranking, single: bool, *, no_relevant: str, per_user: bool
     torchmetrics' ``empty_target_action='pos'``).
     """
     check_choice(no_relevant, "no_relevant", NO_RELEVANT_POLICIES)
+    per_user = check_bool(per_user, "per_user")
     values = np.asarray(values, dtype=np.float64).copy()
     if defined is None:
         defined = r.n_relevant > 0

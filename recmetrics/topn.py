@@ -10,9 +10,16 @@ Every function accepts the input forms of :mod:`recmetrics.ranking`:
 * ``f(ranks=..., n_items=...)``: ranks of held-out items;
 
 and the keywords ``ties`` (how equal scores are ordered, default
-``'expected'``), ``no_relevant`` (``'zero'``, ``'skip'``, ``'raise'`` or ``'one'`` for
-users without relevant items) and ``per_user`` (return one value per user
-instead of the mean). A single list returns a float.
+``'expected'``), ``no_relevant`` (``'skip'``, the default, leaves users
+without relevant items out of the mean and gives them NaN per user;
+``'zero'``, ``'one'`` and ``'raise'`` are the alternatives) and ``per_user``
+(return one value per user instead of the mean). A single list or a 1-D
+``(y_true, y_score)`` pair returns a float.
+
+What the arguments mean is decided by their types (see
+:func:`recmetrics.ranking.as_ranking`): the relevant items of ranked lists are
+a ``set`` or ``dict`` (or a list of them), and any other pair of sequences is
+``(y_true, y_score)``.
 
 Notation: for one user, ``pos`` is the 1-based rank, ``|R|`` the number of
 relevant items, ``hits@k`` the number of relevant items in the top ``k``.
@@ -23,7 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from ._validation import check_choice, check_k, check_positive_number
+from ._validation import check_bool, check_choice, check_k, check_positive_number
 from .ranking import as_ranking, expected_sum, finish, group_mean, hits, window
 
 __all__ = [
@@ -40,6 +47,7 @@ __all__ = [
     "AP_DENOMINATORS",
     "RECALL_DENOMINATORS",
     "AP_TIES",
+    "CONFUSION_SLOTS",
 ]
 
 AP_DENOMINATORS = ("relevant", "min", "k", "hits")
@@ -62,29 +70,36 @@ def _cutoff_size(r, k):
     return np.full(r.n_users, float(k))
 
 
+def _ratio(num, den):
+    """``num / den``, and 0 where ``den`` is 0 (an empty list retrieves nothing)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+
+
 def precision(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-              ties="expected", no_relevant="zero", per_user=False):
+              ties=None, no_relevant="skip", per_user=False):
     """Precision at k: the fraction of the top ``k`` that is relevant.
 
     .. math:: \\mathrm{P@}k = \\frac{|\\{\\text{relevant items at } pos \\le k\\}|}{k}
 
     The denominator is ``k`` even when fewer than ``k`` items were
-    recommended (as in trec_eval's ``P_k``). ``k=None`` uses the whole list.
+    recommended (as in trec_eval's ``P_k``). ``k=None`` uses the whole list;
+    the precision of an empty list is 0 (as trec_eval and ranx).
 
     Examples
     --------
     >>> precision([1, 0, 1, 1, 0], k=3)
     0.6666666666666666
-    >>> precision([3, 4, 2, 1, 5], [1, 3, 5], k=5)
+    >>> precision([3, 4, 2, 1, 5], {1, 3, 5}, k=5)
     0.6
     """
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
-    val = hits(r, k) / _cutoff_size(r, k)
+    val = _ratio(hits(r, k), _cutoff_size(r, k))
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
 def recall(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-           ties="expected", no_relevant="zero", per_user=False, recall_denominator="relevant"):
+           ties=None, no_relevant="skip", per_user=False, recall_denominator="relevant"):
     """Recall at k: the fraction of the relevant items found in the top ``k``.
 
     .. math:: \\mathrm{R@}k = \\frac{|\\{\\text{relevant items at } pos \\le k\\}|}{|R|}
@@ -113,7 +128,7 @@ def recall(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
 
 
 def f_score(a=None, b=None, *, k=None, beta=1.0, ranks=None, n_items=None, mask=None,
-            ties="expected", no_relevant="zero", per_user=False):
+            ties=None, no_relevant="skip", per_user=False):
     """F-beta at k, the weighted harmonic mean of precision and recall.
 
     .. math:: F_\\beta = \\frac{(1+\\beta^2)\\,P\\,R}{\\beta^2 P + R}
@@ -131,15 +146,17 @@ def f_score(a=None, b=None, *, k=None, beta=1.0, ranks=None, n_items=None, mask=
     beta = check_positive_number(beta, "beta")
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
     h = hits(r, k)
-    p = h / _cutoff_size(r, k)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rec = h / r.n_relevant
-        b2 = beta * beta
-        val = np.where(p + rec > 0, (1 + b2) * p * rec / (b2 * p + rec), 0.0)
+    p = _ratio(h, _cutoff_size(r, k))
+    rec = _ratio(h, r.n_relevant)
+    # (1 + b2) P R / (b2 P + R) = P R / (w P + (1 - w) R) with w = b2 / (1 + b2),
+    # which stays finite for any beta (beta**2 may overflow or underflow)
+    w = 1.0 / (1.0 + 1.0 / (beta * beta)) if beta * beta > 0 else 0.0
+    val = _ratio(p * rec, w * p + (1.0 - w) * rec)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def f1(a=None, b=None, *, k=None, **kwargs):
+def f1(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
+       ties=None, no_relevant="skip", per_user=False):
     """F1 at k: :func:`f_score` with ``beta=1``, ``2PR / (P + R)``.
 
     Examples
@@ -147,11 +164,12 @@ def f1(a=None, b=None, *, k=None, **kwargs):
     >>> f1([1, 1, 0, 0, 1], k=4)   # P = 2/4, R = 2/3
     0.5714285714285715
     """
-    return f_score(a, b, k=k, beta=1.0, **kwargs)
+    return f_score(a, b, k=k, beta=1.0, ranks=ranks, n_items=n_items, mask=mask, ties=ties,
+                   no_relevant=no_relevant, per_user=per_user)
 
 
 def hit_ratio(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-              ties="expected", no_relevant="zero", per_user=False):
+              ties=None, no_relevant="skip", per_user=False):
     """Hit ratio at k: 1 if at least one relevant item is in the top ``k``.
 
     Averaged over users this is the HR@N of the sources, ``hits / |U|``
@@ -177,7 +195,7 @@ def hit_ratio(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
 
 
 def arhr(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-         ties="expected", no_relevant="zero", per_user=False):
+         ties=None, no_relevant="skip", per_user=False):
     """Average reciprocal hit rank at k (the sources' ARHR@N).
 
     .. math:: \\mathrm{ARHR@}k = \\sum_{\\text{relevant } i,\\ pos_i \\le k} \\frac{1}{pos_i}
@@ -197,15 +215,21 @@ def arhr(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
 
 
 def reciprocal_rank(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-                    ties="expected", no_relevant="zero", per_user=False):
+                    ties=None, no_relevant="skip", per_user=False):
     """Reciprocal rank: ``1 / pos`` of the first relevant item (0 if none in the top ``k``).
 
     Its mean over users is the MRR (Voorhees, 1999). ``k=None`` (default)
     has no cutoff, as trec_eval's ``recip_rank``.
 
+    Under ``ties='expected'`` the first relevant item of a tie group of
+    ``t`` items holding ``c`` relevant ones sits at slot ``s`` of the group
+    with probability ``C(t - s, c - 1) / C(t, c)``; the expectation of
+    ``1 / (a + s)`` is summed over those slots with a stable recurrence, in
+    time linear in the group size and bounded memory.
+
     Examples
     --------
-    >>> reciprocal_rank([3, 4, 2, 1, 5], [1, 3, 5])
+    >>> reciprocal_rank([3, 4, 2, 1, 5], {1, 3, 5})
     1.0
     >>> reciprocal_rank(["x", "y", "a"], {"a"}), reciprocal_rank(["x", "y", "a"], {"a"}, k=2)
     (0.3333333333333333, 0.0)
@@ -219,23 +243,58 @@ def reciprocal_rank(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=No
     ranked = np.isfinite(a0)
     users, a0, t, c = users[ranked], a0[ranked], t[ranked], c[ranked]
     kk = np.inf if k is None else float(k)
-    # position s (1..t-c+1) of the first relevant item within the tie group:
-    # P(S = s) = C(t-s, c-1) / C(t, c)
-    length = np.clip(np.minimum(t - c + 1, kk - a0), 0, None).astype(np.int64)
-    idx = np.repeat(np.arange(users.shape[0]), length)
-    s = np.arange(idx.shape[0]) - np.repeat(np.cumsum(length) - length, length) + 1.0
-    tt, cc, aa = t[idx], c[idx], a0[idx]
-    log_p = (gammaln(tt - s + 1) - gammaln(cc) - gammaln(tt - s - cc + 2)
-             - gammaln(tt + 1) + gammaln(cc + 1) + gammaln(tt - cc + 1))
-    val[users] = np.bincount(idx, weights=np.exp(log_p) / (aa + s), minlength=users.shape[0])
+    # position s (1..t-c+1) of the first relevant item within the tie group
+    length = np.clip(np.minimum(t - c + 1, kk - a0), 0, None)
+    val[users] = _expected_first_rr(a0, t, c, length)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+def _expected_first_rr(a, t, c, length, block=256, cells=4_000_000):
+    """``sum_{s=1}^{length} P(S = s) / (a + s)`` with ``P(S = s) = C(t-s, c-1) / C(t, c)``.
+
+    ``P(S = 1) = c / t`` and ``P(S = s + 1) = P(S = s) (t - s - c + 1) / (t - s)``;
+    blocks of ``block`` slots are evaluated at once for the groups still
+    active, and a group stops once its remaining probability mass cannot
+    change the sum (``P(S > s) = P(S = s) (t - s) / c`` bounds it). Untied
+    items (``t = 1``) cost nothing beyond ``1 / (a + 1)``.
+    """
+    out = np.zeros(a.shape[0])
+    ok = length >= 1
+    single = ok & (t == 1)
+    out[single] = 1.0 / (a[single] + 1.0)
+    active = np.flatnonzero(ok & (t > 1))
+    if active.size == 0:
+        return out
+    p = c[active] / t[active]                  # P(S = 1)
+    s0 = 1.0
+    offs = np.arange(block, dtype=np.float64)
+    while active.size:
+        step = max(1, min(block, cells // max(active.size, 1)))
+        sl = s0 + offs[:step]                                       # slots s0 .. s0 + step - 1
+        ta, ca, aa, la = t[active, None], c[active, None], a[active, None], length[active, None]
+        # ratio P(S = s + 1) / P(S = s) for s = s0 .. s0 + step - 2, prefixed by 1
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = np.where(sl[None, :-1] < ta - ca + 1, (ta - sl[None, :-1] - ca + 1) / (ta - sl[None, :-1]), 0.0)
+        probs = p[:, None] * np.concatenate([np.ones((active.size, 1)), np.cumprod(ratio, axis=1)], axis=1)
+        inside = sl[None, :] <= la
+        out[active] += np.sum(np.where(inside, probs / (aa + sl[None, :]), 0.0), axis=1)
+        last = probs[:, -1]
+        s_last = sl[-1]
+        nxt = last * np.where(s_last < t[active] - c[active] + 1,
+                              (t[active] - s_last - c[active] + 1) / np.maximum(t[active] - s_last, 1.0), 0.0)
+        tail = last * np.maximum(t[active] - s_last - c[active] + 1, 0.0) / c[active]   # P(S > s_last)
+        keep = (s_last + 1 <= length[active]) & (nxt > 0) & (
+            tail / (a[active] + s_last + 1) > 1e-17 * out[active])
+        active, p = active[keep], nxt[keep]
+        s0 = s_last + 1
+    return out
 
 
 mrr = reciprocal_rank
 
 
-def average_precision(a=None, b=None, *, k=None, ap_denominator="relevant", ranks=None,
-                      n_items=None, mask=None, ties="expected", no_relevant="zero", per_user=False,
+def average_precision(a=None, b=None, *, k=None, ap_denominator="min", ranks=None,
+                      n_items=None, mask=None, ties=None, no_relevant="skip", per_user=False,
                       ap_ties="policy"):
     """Average precision at k; its mean over users is MAP@k.
 
@@ -312,7 +371,11 @@ def average_precision(a=None, b=None, *, k=None, ap_denominator="relevant", rank
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def confusion(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None, ties="expected"):
+CONFUSION_SLOTS = ("list", "k")
+
+
+def confusion(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None, ties=None,
+              recommended="list"):
     """The top-k list as a binary classifier: TP, FP, FN, TN and accuracy per user.
 
     Recommending the top ``k`` predicts "relevant" for those items and "not
@@ -321,10 +384,13 @@ def confusion(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None, ti
     ``TP = hits@k``, ``FP = k' - TP``, ``FN = |R| - TP``,
     ``TN = n_items - k' - FN``, ``accuracy = (TP + TN) / n_items``,
 
-    with ``k' = min(k, list length)``. TN (and accuracy) need the catalogue
-    size; they are NaN when it is unknown. Under ``ties='expected'`` the
-    counts are expectations. Precision is ``TP / (TP + FP)`` only when ``k``
-    items are recommended.
+    with ``k' = min(k, list length)`` (``recommended='list'``, default: the
+    slots actually filled), or ``k' = k`` (``recommended='k'``: an empty slot
+    counts as a false positive, as RecTools' ``calc_confusions`` does with
+    lists shorter than ``k``). TN (and accuracy) need the catalogue size;
+    they are NaN when it is unknown. Under ``ties='expected'`` the counts are
+    expectations. Precision is ``TP / (TP + FP)`` only when ``k`` items are
+    recommended, or with ``recommended='k'``.
 
     Returns
     -------
@@ -337,9 +403,12 @@ def confusion(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None, ti
         TP   FP   FN   TN  accuracy
     0  1.0  1.0  2.0  2.0  0.5
     """
+    check_choice(recommended, "recommended", CONFUSION_SLOTS)
     r, _, k = _rank(a, b, ranks, n_items, mask, ties, k)
     tp = hits(r, k)
-    n_rec = np.minimum(_cutoff_size(r, k), r.n_ranked)
+    if recommended == "k" and k is None:
+        raise ValueError("recommended='k' needs a cutoff k")
+    n_rec = _cutoff_size(r, k) if recommended == "k" else np.minimum(_cutoff_size(r, k), r.n_ranked)
     fp = n_rec - tp
     fn = r.n_relevant - tp
     cat = np.full(r.n_users, np.nan) if r.n_items is None else r.n_items

@@ -67,6 +67,7 @@ ranx (checked without ties only: ranx's order inside a tie is not specified)
 """
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import subprocess
@@ -86,8 +87,23 @@ TOL = 1e-9
 
 
 def api(name):
-    """recmetrics.<name> (an AttributeError, i.e. a failure, if it is missing)."""
-    return getattr(rm, name)
+    """recmetrics.<name> (an AttributeError, i.e. a failure, if it is missing).
+
+    The peers count a user without relevant items as 0 (scikit-learn's
+    ndcg_score, trec_eval for a judged query), so the package is called with
+    ``no_relevant="zero"`` unless a test says otherwise.
+    """
+    fn = getattr(rm, name)
+    if "no_relevant" not in inspect.signature(fn).parameters:
+        return fn
+
+    def call(*args, **kw):
+        kw.setdefault("no_relevant", "zero")
+        if name == "average_precision":
+            kw.setdefault("ap_denominator", "relevant")   # trec_eval's and ranx's |R|
+        return fn(*args, **kw)
+
+    return call
 
 
 def random_matrix(rng, n_users, n_items, *, ties, graded, density=0.4,

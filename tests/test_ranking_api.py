@@ -50,13 +50,14 @@ def test_batch_lists_and_per_user():
     per = rm.reciprocal_rank(recs, rels, per_user=True)
     np.testing.assert_allclose(per, [1.0, 1 / 3])
     assert rm.reciprocal_rank(recs, rels) == pytest.approx((1 + 1 / 3) / 2)
-    # one list of ids with a list of relevant ids (the sources' code style)
-    assert rm.average_precision([3, 4, 2, 1, 5], [1, 3, 5]) == pytest.approx((1 + 2 / 4 + 3 / 5) / 3)
-    # two rectangular numeric tables are read as (y_true, y_score): lists of
-    # ids for several users need sets for the relevant items
+    # one list of ids with a set of relevant ids
+    assert rm.average_precision([3, 4, 2, 1, 5], {1, 3, 5}) == pytest.approx((1 + 2 / 4 + 3 / 5) / 3)
+    # two sequences are always (y_true, y_score): relevant ids must be a set
     assert rm.average_precision([[3, 4, 2, 1, 5]], [{1, 3, 5}]) == pytest.approx((1 + 2 / 4 + 3 / 5) / 3)
     with pytest.raises(ValueError, match="pass each user's relevant items as a set"):
         rm.average_precision([[3, 4, 2, 1, 5]], [[1, 3, 5]])
+    with pytest.raises(ValueError, match="same shape"):
+        rm.average_precision([3, 4, 2, 1, 5], [1, 3, 5])
 
 
 def test_unretrieved_relevant_items_count_in_recall_and_ap():
@@ -102,7 +103,8 @@ def test_idcg_modes_and_gains():
 def test_no_relevant_policies():
     y_true = np.array([[1, 0, 0], [0, 0, 0]])
     y_score = np.array([[0.9, 0.1, 0.2], [0.3, 0.2, 0.1]])
-    assert rm.ndcg(y_true, y_score) == 0.5
+    assert rm.ndcg(y_true, y_score) == 1.0            # default: 'skip'
+    assert rm.ndcg(y_true, y_score, no_relevant="zero") == 0.5
     assert rm.ndcg(y_true, y_score, no_relevant="skip") == 1.0
     per = rm.ndcg(y_true, y_score, no_relevant="skip", per_user=True)
     assert per[0] == 1.0 and np.isnan(per[1])
@@ -176,7 +178,7 @@ def test_confusion_counts():
         (lambda: rm.ndcg([]), ValueError, "gains is empty"),
         (lambda: rm.average_precision(["a", "b", "a"], {"a"}), ValueError, "recommended contains the item 'a' twice"),
         (lambda: rm.average_precision(["a"], {"a": -1}), ValueError, "grades must be non-negative"),
-        (lambda: rm.average_precision(["a"], ["b", "b"]), ValueError, "relevant contains the item 'b' twice"),
+        (lambda: rm.average_precision([["a"]], [{"b": 1, "c": -1}]), ValueError, "grades must be non-negative"),
         (lambda: rm.ndcg([[1, 0]], [[0.5, float("nan")]]), ValueError, "y_score contains NaN"),
         (lambda: rm.ndcg([[1, 0]], [[0.5, 0.2, 0.1]]), ValueError, "same shape"),
         (lambda: rm.ndcg(np.array([[1, -2]]), np.array([[0.5, 0.2]])), ValueError, "y_true must be non-negative"),
@@ -189,13 +191,13 @@ def test_confusion_counts():
         (lambda: rm.ndcg([1, 0], ties="random"), ValueError, "ties must be one of"),
         (lambda: rm.average_precision([1, 0], ap_denominator="n"), ValueError, "ap_denominator must be one of"),
         (lambda: rm.dcg([1, 0], gain="log"), ValueError, "gain must be one of"),
-        (lambda: rm.dcg([1, 0], log_base=1), ValueError, "log_base must not be 1"),
+        (lambda: rm.dcg([1, 0], log_base=1), ValueError, "log_base must be > 1"),
         (lambda: rm.f_score([1, 0], k=1, beta=0), ValueError, "beta must be a finite number > 0"),
         (lambda: rm.reciprocal_rank([["a"], ["b"]], [{"a"}]), ValueError, "one entry per user"),
         (lambda: rm.ndcg([[1, 0]], [[0.5, 0.2]], mask=[[1, 2]]), TypeError, "mask must be boolean"),
         (lambda: rm.precision(ranks=[1, 2]), ValueError, "k is required"),
         (lambda: rm.evaluate([[1, 0]], [[0.5, 0.2]], ["ndcg@0"]), ValueError, "cutoff"),
-        (lambda: rm.evaluate([[1, 0]], [[0.5, 0.2]], ["precision"]), ValueError, "needs a cutoff"),
+        (lambda: rm.evaluate([[1, 0]], [[0.5, 0.2]], ["auc@3"]), ValueError, "auc has no cutoff"),
         (lambda: rm.evaluate([[1, 0]], [[0.5, 0.2]], ["bleu@3"]), ValueError, "unknown metric"),
         (lambda: rm.roc_curve([1, 2], [0.1, 0.2]), ValueError, "binary labels"),
         (lambda: rm.roc_curve([1, 1], [0.1, 0.2]), ValueError, "both positives and negatives"),
@@ -212,8 +214,10 @@ def test_one_dimensional_scores_are_read_as_one_user():
     assert rm.ndcg(y, s) == pytest.approx(rm.ndcg(y[None, :], s[None, :]))
     assert rm.precision([1, 0, 0], [0.9, 0.1, 0.5], k=1) == 1.0
     assert rm.auc(y, s) == pytest.approx(rm.auc(y[None, :], s[None, :]))
-    # integer sequences of equal length stay (recommended ids, relevant ids)
-    assert rm.precision([1, 2, 3], [3, 4, 5], k=3) == pytest.approx(1 / 3)
+    # whole-number scores are scores too: the type decides, never the values
+    assert rm.ndcg([0, 1, 2], [3.0, 2.0, 1.0]) == pytest.approx(rm.ndcg([0, 1, 2], [3.5, 2, 1]))
+    assert rm.precision([1, 2, 3], [3, 4, 5], k=1) == 1.0   # y_true [1, 2, 3]: all relevant
+    assert rm.precision([1, 2, 3], {3, 4, 5}, k=3) == pytest.approx(1 / 3)
 
 
 @pytest.mark.parametrize("kw", [{}, {"no_relevant": "skip"}, {"ties": "pessimistic"}, {"convention": "trec_eval"}])
