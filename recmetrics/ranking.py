@@ -751,6 +751,10 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties=None
             f"items, or a list of them; got {type(b).__name__}"
         )
     one_user = not sp.issparse(a) and _ndim(a, "y_true") == 1
+    if not sp.issparse(a) and np.shape(a) != np.shape(b):
+        raise ValueError(
+            f"y_true and y_score must have the same shape, got {np.shape(a)} and {np.shape(b)}" + _IDS_HINT
+        )
     if one_user:
         if _ndim(b, "y_score") != 1:
             raise ValueError("y_true is 1-D (one user) but y_score is not; give both as 1-D or both as 2-D")
@@ -758,10 +762,6 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties=None
             mask = _as_row(mask, "mask")
         return from_scores(_as_row(a, "y_true"), _as_row(b, "y_score"), mask=mask, ties=ties,
                            progress=progress), True
-    if not sp.issparse(a) and np.shape(a) != np.shape(b):
-        raise ValueError(
-            f"y_true and y_score must have the same shape, got {np.shape(a)} and {np.shape(b)}" + _IDS_HINT
-        )
     return from_scores(a, b, mask=mask, ties=ties, progress=progress), False
 
 

@@ -51,6 +51,16 @@ def _users(users, n):
         raise ValueError(f"users must be 1-D, got an array of shape {u.shape}")
     if u.shape[0] != n:
         raise ValueError(f"users must have one entry per rating: got {u.shape[0]} users for {n} ratings")
+    if u.dtype.kind in "US" and not isinstance(users, np.ndarray):
+        # numpy turns [1, "1"] into ["1", "1"]: two users would silently merge
+        u = np.asarray(users, dtype=object)
+    if u.dtype == object:
+        kinds = {_id_kind(v) for v in u}
+        if len(kinds - {"missing"}) > 1:
+            raise TypeError(
+                "users mixes ids of different kinds (e.g. the string '1' and the number 1); "
+                "convert them to one type first so that no two users are merged or split by accident"
+            )
     missing = np.asarray(pd.isna(u), dtype=bool)
     if missing.any():
         # pandas' groupby would silently drop these ratings from the per-user average.
@@ -59,6 +69,45 @@ def _users(users, n):
             f"users contains a missing id (None or NaN) at position {pos}; every rating needs a user id"
         )
     return u
+
+
+def _id_kind(v):
+    if v is None or (isinstance(v, float) and v != v):
+        return "missing"
+    if isinstance(v, (str, bytes)):
+        return "text"
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    if isinstance(v, (int, float, np.number)):
+        return "number"
+    return type(v).__name__
+
+
+def _errors(t, p):
+    """Prediction errors ``t - p`` as ``(scale, err / scale)``, never overflowing.
+
+    Ratings near the float64 limit make ``t - p`` (and its square) overflow;
+    the errors are computed from halved values when needed and returned
+    divided by their largest magnitude, so the metrics can be formed
+    without overflow and rescaled at the end.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        err = t - p
+        factor = 1.0
+        if not np.all(np.isfinite(err)):
+            err, factor = t * 0.5 - p * 0.5, 2.0
+    scale = float(np.max(np.abs(err))) if err.size else 0.0
+    if scale == 0.0:
+        return 0.0, np.zeros_like(err)
+    if factor == 1.0 and 1e-150 < scale < 1e150:
+        return 1.0, err   # squares cannot overflow or underflow: no rescaling, exact as usual
+    return scale * factor, err / scale
+
+
+def _finite(value, what):
+    if not np.isfinite(value):
+        raise ValueError(f"{what} is larger than the largest float64 ({np.finfo(np.float64).max:.3g})")
+    return float(value)
 
 
 def rating_errors_by_user(y_true, y_pred, users, *, clip=None) -> pd.DataFrame:
@@ -88,16 +137,20 @@ def rating_errors_by_user(y_true, y_pred, users, *, clip=None) -> pd.DataFrame:
     """
     t, p = _prepare(y_true, y_pred, clip)
     u = _users(users, t.shape[0])
-    err = t - p
+    scale, err = _errors(t, p)
     frame = pd.DataFrame({"user": u, "sq": err * err, "abs": np.abs(err)})
     g = frame.groupby("user", sort=True)
-    out = pd.DataFrame(
-        {
-            "n_ratings": g.size(),
-            "rmse": np.sqrt(g["sq"].mean()),
-            "mae": g["abs"].mean(),
-        }
-    )
+    with np.errstate(over="ignore"):
+        out = pd.DataFrame(
+            {
+                "n_ratings": g.size(),
+                "rmse": scale * np.sqrt(g["sq"].mean()),
+                "mae": scale * g["abs"].mean(),
+            }
+        )
+    for col in ("rmse", "mae"):
+        if not np.all(np.isfinite(out[col])):
+            _finite(np.inf, f"the {col.upper()} of a user")
     out.index.name = "user"
     return out
 
@@ -109,10 +162,11 @@ def _average(kind, y_true, y_pred, users, average, clip, min_ratings):
         if min_ratings != 1:
             raise ValueError("min_ratings applies only to average='user'")
         t, p = _prepare(y_true, y_pred, clip)
-        err = t - p
-        if kind == "rmse":
-            return float(np.sqrt(np.mean(err * err)))
-        return float(np.mean(np.abs(err)))
+        scale, err = _errors(t, p)
+        with np.errstate(over="ignore"):
+            if kind == "rmse":
+                return _finite(scale * np.sqrt(np.mean(err * err)), "RMSE")
+            return _finite(scale * np.mean(np.abs(err)), "MAE")
     table = rating_errors_by_user(y_true, y_pred, users, clip=clip)
     table = table[table["n_ratings"] >= min_ratings]
     if table.empty:
