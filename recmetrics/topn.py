@@ -303,16 +303,21 @@ def average_precision(a=None, b=None, *, k=None, ap_denominator="min", ranks=Non
     Libraries disagree on the denominator ``D``; choose it with
     ``ap_denominator``:
 
-    * ``'relevant'`` (default): ``|R|``, all relevant items, found or not
+    * ``'min'`` (default, the book's recommendation): ``min(|R|, k)``, so
+      that a perfect top-k scores 1 even when ``|R| > k``, while relevant
+      items that would fit in the top ``k`` and are missed still cost (the
+      sources' eq. (6), Krichene & Rendle 2020, RecBole, Recommenders'
+      ``map_at_k``);
+    * ``'relevant'``: ``|R|``, all relevant items, found or not
       (trec_eval's ``map`` and ``map_cut``, pytrec_eval, ranx);
-    * ``'min'``: ``min(|R|, k)``, so that a perfect top-k scores 1 even when
-      ``|R| > k`` (the sources' eq. (6), Krichene & Rendle 2020);
     * ``'k'``: ``k``;
     * ``'hits'``: the number of relevant items found in the top ``k`` (the
       mean precision at the hits; under ``ties='expected'`` this is the ratio
       of the expected numerator and the expected number of hits).
 
-    With ``k=None`` there is no cutoff, and ``'min'`` and ``'k'`` use ``|R|``.
+    With ``k=None`` there is no cutoff: ``k`` is the length of the ranking
+    ``n``, so ``'relevant'`` and ``'min'`` give ``|R|`` (and so does
+    ``'hits'`` when every relevant item is ranked), while ``'k'`` gives ``n``.
     Under ``ties='expected'`` the value is the exact expectation over orders
     of tied items (McSherry & Najork, 2008).
 
@@ -358,12 +363,12 @@ def average_precision(a=None, b=None, *, k=None, ap_denominator="min", ranks=Non
         coef = np.where(t > 1, (c - 1.0) / (t - 1.0), 0.0)
     num = r.per_user_sum(((h + 1.0) * s0 + coef * np.where(t > 1, s1, 0.0)) / t)
     nrel = r.n_relevant
-    if ap_denominator == "relevant" or k is None and ap_denominator in ("min", "k"):
+    if ap_denominator == "relevant" or k is None and ap_denominator == "min":
         den = nrel
     elif ap_denominator == "min":
         den = np.minimum(nrel, k)
     elif ap_denominator == "k":
-        den = np.full(r.n_users, float(k))
+        den = _cutoff_size(r, k)
     else:
         den = hits(r, k)
     with np.errstate(invalid="ignore", divide="ignore"):

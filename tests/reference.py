@@ -132,7 +132,8 @@ def average_precision(gains, k=None, ap_denominator="relevant", rel_gains=None):
     """sum_{i <= k, rel_i} P@i / D.
 
     D = |R| ("relevant"), min(|R|, k) ("min"), k ("k") or the number of hits
-    within k ("hits"). With k=None, D for "min" and "k" is |R|.
+    within k ("hits"). With k=None the cutoff is the whole list: D for "min"
+    is |R| and D for "k" is the length of the list.
     """
     R = _relevant_gains(gains, rel_gains)
     if len(R) == 0:
@@ -150,7 +151,7 @@ def average_precision(gains, k=None, ap_denominator="relevant", rel_gains=None):
     elif ap_denominator == "min":
         D = len(R) if k is None else min(len(R), k)
     elif ap_denominator == "k":
-        D = len(R) if k is None else k
+        D = len(gains) if k is None else k
     elif ap_denominator == "hits":
         D = h
     else:
