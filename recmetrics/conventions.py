@@ -45,6 +45,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from . import _registry
 from ._validation import check_choice
 
 __all__ = [
@@ -137,20 +138,8 @@ METRIC_OVERRIDES = {
 }
 
 # Metrics each library provides: "k" (only with a cutoff), "none" (only
-# without), "both". A metric missing here is not provided by the library.
-SUPPORTED = {
-    "trec_eval": {"precision": "k", "recall": "k", "map": "both", "ndcg": "both", "mrr": "none"},
-    "sklearn": {"ndcg": "both", "dcg": "both", "map": "none", "auc": "none"},
-    "ranx": {"precision": "both", "recall": "both", "f1": "both", "hr": "both", "mrr": "both",
-             "map": "both", "ndcg": "both"},
-    "torchmetrics": {"precision": "both", "recall": "both", "map": "both", "ndcg": "both", "mrr": "both"},
-    "recbole": {"precision": "k", "recall": "k", "map": "k", "ndcg": "k", "mrr": "k", "hr": "k"},
-    "recommenders": {"precision": "k", "recall": "k", "map": "k", "ndcg": "k"},
-    "spark": {"precision": "k", "recall": "k", "map": "both", "ndcg": "k"},
-    "rectools": {"precision": "k", "recall": "k", "f1": "k", "hr": "k", "mrr": "k", "map": "k", "ndcg": "k"},
-    "lenskit": {"precision": "both", "recall": "both", "hr": "both", "mrr": "both", "map": "both",
-                "ndcg": "both"},
-}
+# without), "both". Read from the metric registry (one place for names).
+SUPPORTED = {name: _registry.supported_by(name) for name in PRESETS}
 
 # Library, version read, how it was checked, and what it does with ties.
 LIBRARIES = {
@@ -419,14 +408,12 @@ def describe(convention=None) -> pd.DataFrame:
         table.index.name = "convention"
         return table
     check_choice(convention, "convention", tuple(PRESETS))
-    from .evaluate import METRICS
-
     p = PRESETS[convention]
     rows = {}
     for base, cut in SUPPORTED[convention].items():
         kw = dict(p)
         kw.update(METRIC_OVERRIDES.get(convention, {}).get(base, {}))
-        used = ("ties", "no_relevant") + METRICS[base][2] + ("retrieve_nonpositive", "score_dtype")
+        used = ("ties", "no_relevant") + _registry.get(base).keywords + ("retrieve_nonpositive", "score_dtype")
         rows[base] = {"cutoff": _CUT[cut], "source": SOURCES[convention].get(base, ""),
                       "keywords": ", ".join(f"{key}={kw[key]!r}" for key in used
                                             if kw[key] is not None and kw[key] != _EFFECTIVE[key])}

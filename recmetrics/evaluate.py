@@ -8,64 +8,17 @@ for ten metrics costs little more than asking for one. With
 """
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from . import _registry
 from . import conventions as _conv
 from ._validation import check_k
-from .curves import auc
-from .dcg import cg, dcg, ndcg
 from ._validation import check_bool
 from .ranking import Ranking, _checked_sparse, _Progress, as_ranking, from_scores, input_form
-from .topn import arhr, average_precision, f1, hit_ratio, precision, recall, reciprocal_rank
 
-__all__ = ["evaluate", "METRICS"]
-
-# name -> (function, needs a cutoff, extra keywords it accepts from evaluate)
-METRICS = {
-    "precision": (precision, False, ()),
-    "recall": (recall, False, ("recall_denominator",)),
-    "f1": (f1, False, ()),
-    "hr": (hit_ratio, False, ()),
-    "arhr": (arhr, False, ()),
-    "mrr": (reciprocal_rank, False, ()),
-    "map": (average_precision, False, ("ap_denominator", "ap_ties")),
-    "ndcg": (ndcg, False, ("gain", "idcg", "log_base", "discount")),
-    "dcg": (dcg, False, ("gain", "log_base", "discount")),
-    "cg": (cg, True, ("gain",)),
-    "auc": (auc, False, ()),
-}
-_ALIASES = {
-    "p": "precision", "prec": "precision", "r": "recall", "hit_ratio": "hr",
-    "hit": "hr", "hitrate": "hr", "rr": "mrr", "recip_rank": "mrr", "ap": "map",
-    "f1_score": "f1",
-}
-_BASE = {fn: base for base, (fn, _, _) in METRICS.items()}
-_NAME = re.compile(r"^\s*([a-z_0-9]+?)\s*(?:@\s*(\d+))?\s*$")
-
-
-def _parse(name):
-    if not isinstance(name, str):
-        raise TypeError(f"metric names must be strings like 'ndcg@10', got {name!r}")
-    m = _NAME.match(name.lower())
-    if not m:
-        raise ValueError(f"cannot read the metric name {name!r}; use forms like 'ndcg@10', 'map', 'auc'")
-    base, k = m.group(1), m.group(2)
-    base = _ALIASES.get(base, base)
-    if base not in METRICS:
-        known = ", ".join(sorted(METRICS))
-        raise ValueError(f"unknown metric {name!r}; known metrics: {known} (with @k where it applies)")
-    fn, needs_k, extras = METRICS[base]
-    if k is not None:
-        k = check_k(int(k), f"the cutoff of {name!r}")
-        if base == "auc":
-            raise ValueError("auc has no cutoff; ask for 'auc'")
-    elif needs_k:
-        raise ValueError(f"{name!r} needs a cutoff, e.g. '{base}@10'")
-    return fn, k, extras
+__all__ = ["evaluate"]
 
 
 def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10"),
@@ -163,7 +116,7 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         check_bool(retrieve_nonpositive, "retrieve_nonpositive")
     if score_dtype is not None:
         score_dtype = _check_score_dtype(score_dtype)
-    parsed = [(name, *_parse(name)) for name in metrics]
+    parsed = [(name, *_registry.parse(name)) for name in metrics]
     if not parsed:
         raise ValueError("metrics is empty; ask for at least one metric")
     if len(set(metrics)) != len(metrics):
@@ -173,8 +126,8 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         "recall_denominator": recall_denominator, "gain": gain, "idcg": idcg, "log_base": log_base,
         "discount": discount, "retrieve_nonpositive": retrieve_nonpositive, "score_dtype": score_dtype})
     if convention is not None:
-        for name, fn, k, extras in parsed:
-            _conv.check_supported(convention, _BASE[fn], k)
+        for name, spec, k in parsed:
+            _conv.check_supported(convention, spec.name, k)
     chunk_users = check_k(chunk_users, "chunk_users")
     n_rows = y_score.shape[0] if isinstance(y_score, np.ndarray) and y_score.ndim == 2 else 0
     if n_rows > chunk_users and (isinstance(y_true, np.ndarray) or sp.issparse(y_true)) and ranks is None:
@@ -233,12 +186,12 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         return r
 
     columns = {}
-    for name, fn, k, extras in parsed:
-        opts = dict(options, **overrides.get(_BASE[fn], {}))
-        kw = {key: opts[key] for key in extras}
-        if fn is not auc:
+    for name, spec, k in parsed:
+        opts = dict(options, **overrides.get(spec.name, {}))
+        kw = {key: opts[key] for key in spec.keywords}
+        if spec.takes_cutoff:
             kw["k"] = k
-        columns[name] = fn(ranking(opts), no_relevant=opts["no_relevant"], per_user=True, **kw)
+        columns[name] = spec.function(ranking(opts), no_relevant=opts["no_relevant"], per_user=True, **kw)
     return _finish_table(pd.DataFrame(columns), per_user)
 
 

@@ -1,0 +1,168 @@
+"""The one registry of metric names: one spec per ranking metric.
+
+Every consumer that turns a *name* into a metric reads this module:
+:func:`recmetrics.evaluate` (``"ndcg@10"``), the sampled metrics
+(:func:`recmetrics.metric_function`), the convention presets (which library
+provides which metric, with or without a cutoff) and
+:func:`recmetrics.conventions.describe`. Adding a metric is one function in
+its chapter's module plus one :class:`MetricSpec` here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from ._validation import check_k
+from .dcg import cg, dcg, ndcg
+from .curves import auc
+from .topn import arhr, average_precision, f1, hit_ratio, precision, recall, reciprocal_rank
+
+__all__ = ["MetricSpec", "REGISTRY", "CUTOFF_RULES", "get", "parse", "names", "supported_by"]
+
+# How a library offers a metric: only with a cutoff, only without, or both.
+CUTOFF_RULES = ("k", "none", "both")
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """What the package knows about one ranking metric.
+
+    Attributes
+    ----------
+    name : str
+        The canonical name used in tables (``"ndcg"``, ``"map"``).
+    function : callable
+        The metric function of the package (``recmetrics.ndcg``, ...).
+    aliases : tuple of str
+        Other accepted names (``"average_precision"``, ``"recip_rank"``).
+    takes_cutoff : bool
+        Whether ``name@k`` is allowed (AUC has no cutoff).
+    keywords : tuple of str
+        The convention keywords the function takes beyond ``ties`` and
+        ``no_relevant`` (passed on by :func:`recmetrics.evaluate`).
+    presets : mapping
+        Convention preset -> cutoff rule (``'k'``, ``'none'`` or ``'both'``)
+        for every library that provides the metric.
+    rank_cutoff_required : bool
+        Whether the sampled metrics need ``@k`` for it (a function of one
+        rank that is constant without a cutoff, like recall).
+    """
+
+    name: str
+    function: Callable
+    aliases: tuple[str, ...] = ()
+    takes_cutoff: bool = True
+    keywords: tuple[str, ...] = ()
+    presets: Mapping[str, str] = field(default_factory=dict)
+    rank_cutoff_required: bool = False
+
+
+REGISTRY: dict[str, MetricSpec] = {
+    spec.name: spec
+    for spec in (
+        MetricSpec(
+            "precision", precision, aliases=("p", "prec"), rank_cutoff_required=True,
+            presets={"trec_eval": "k", "ranx": "both", "torchmetrics": "both", "recbole": "k",
+                     "recommenders": "k", "spark": "k", "rectools": "k", "lenskit": "both"},
+        ),
+        MetricSpec(
+            "recall", recall, aliases=("r",), keywords=("recall_denominator",),
+            rank_cutoff_required=True,
+            presets={"trec_eval": "k", "ranx": "both", "torchmetrics": "both", "recbole": "k",
+                     "recommenders": "k", "spark": "k", "rectools": "k", "lenskit": "both"},
+        ),
+        MetricSpec(
+            "f1", f1, aliases=("f1_score",), rank_cutoff_required=True,
+            presets={"ranx": "both", "rectools": "k"},
+        ),
+        MetricSpec(
+            "hr", hit_ratio, aliases=("hit_ratio", "hit", "hitrate", "hit_rate"),
+            rank_cutoff_required=True,
+            presets={"ranx": "both", "recbole": "k", "rectools": "k", "lenskit": "both"},
+        ),
+        MetricSpec("arhr", arhr),
+        MetricSpec(
+            "mrr", reciprocal_rank, aliases=("rr", "recip_rank", "reciprocal_rank"),
+            presets={"trec_eval": "none", "ranx": "both", "torchmetrics": "both", "recbole": "k",
+                     "rectools": "k", "lenskit": "both"},
+        ),
+        MetricSpec(
+            "map", average_precision, aliases=("ap", "average_precision"),
+            keywords=("ap_denominator", "ap_ties"),
+            presets={"trec_eval": "both", "sklearn": "none", "ranx": "both", "torchmetrics": "both",
+                     "recbole": "k", "recommenders": "k", "spark": "both", "rectools": "k",
+                     "lenskit": "both"},
+        ),
+        MetricSpec(
+            "ndcg", ndcg, keywords=("gain", "idcg", "log_base", "discount"),
+            presets={"trec_eval": "both", "sklearn": "both", "ranx": "both", "torchmetrics": "both",
+                     "recbole": "k", "recommenders": "k", "spark": "k", "rectools": "k",
+                     "lenskit": "both"},
+        ),
+        MetricSpec("dcg", dcg, keywords=("gain", "log_base", "discount"), presets={"sklearn": "both"}),
+        MetricSpec("cg", cg, keywords=("gain",)),
+        MetricSpec("auc", auc, aliases=("roc_auc",), takes_cutoff=False, presets={"sklearn": "none"}),
+    )
+}
+
+_BY_NAME = {alias: spec for spec in REGISTRY.values() for alias in (spec.name, *spec.aliases)}
+_NAME = re.compile(r"^\s*([a-z_0-9]+?)\s*(?:@\s*(\d+))?\s*$")
+
+
+def names() -> list[str]:
+    """Every accepted name (canonical names and aliases), sorted."""
+    return sorted(_BY_NAME)
+
+
+def get(name: str) -> MetricSpec:
+    """The spec of a metric name or alias (case-insensitive, without ``@k``)."""
+    if not isinstance(name, str):
+        raise TypeError(f"metric names must be strings like 'ndcg@10', got {name!r}")
+    spec = _BY_NAME.get(name.strip().lower())
+    if spec is None:
+        known = ", ".join(sorted(REGISTRY))
+        raise ValueError(f"unknown metric {name!r}; known metrics: {known} (aliases: {_aliases()})")
+    return spec
+
+
+def _aliases() -> str:
+    return ", ".join(sorted(a for s in REGISTRY.values() for a in s.aliases))
+
+
+def parse(name: str) -> tuple[MetricSpec, int | None]:
+    """Read ``'name'`` or ``'name@k'`` into ``(spec, k)``; ``k`` is None without a cutoff.
+
+    Examples
+    --------
+    >>> spec, k = parse("average_precision@2")
+    >>> spec.name, k
+    ('map', 2)
+    >>> parse("recip_rank")[0].name
+    'mrr'
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"metric names must be strings like 'ndcg@10', got {name!r}")
+    m = _NAME.match(name.lower())
+    if not m:
+        raise ValueError(f"cannot read the metric name {name!r}; use forms like 'ndcg@10', 'map', 'auc'")
+    base, k = m.group(1), m.group(2)
+    try:
+        spec = get(base)
+    except ValueError:
+        known = ", ".join(sorted(REGISTRY))
+        raise ValueError(
+            f"unknown metric {name!r}; known metrics: {known} (with @k where it applies; "
+            f"aliases: {_aliases()})"
+        ) from None
+    if k is not None:
+        if not spec.takes_cutoff:
+            raise ValueError(f"{spec.name} has no cutoff; ask for {spec.name!r}")
+        k = check_k(int(k), f"the cutoff of {name!r}")
+    return spec, k
+
+
+def supported_by(preset: str) -> dict[str, str]:
+    """Metric name -> cutoff rule, for every metric the library of ``preset`` provides."""
+    return {spec.name: spec.presets[preset] for spec in REGISTRY.values() if preset in spec.presets}
