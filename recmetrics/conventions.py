@@ -79,54 +79,24 @@ CONVENTION_KEYWORDS = {
 _EFFECTIVE = dict(CONVENTION_KEYWORDS, retrieve_nonpositive=True)
 
 # --------------------------------------------------------------------------
-# the presets: explicit keyword values of the ranking core
-PRESETS = {
-    "trec_eval": {
-        "ties": "trec_eval", "no_relevant": "zero", "ap_denominator": "relevant", "ap_ties": "policy",
-        "recall_denominator": "relevant", "gain": "linear", "idcg": "min", "log_base": 2.0,
-        "discount": "log", "retrieve_nonpositive": True, "score_dtype": "float32",
-    },
-    "sklearn": {
-        "ties": "expected", "no_relevant": "zero", "ap_denominator": "relevant", "ap_ties": "group_end",
-        "recall_denominator": "relevant", "gain": "linear", "idcg": "min", "log_base": 2.0,
-        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
-    },
-    "ranx": {
-        "ties": "expected", "no_relevant": "skip", "ap_denominator": "relevant", "ap_ties": "policy",
-        "recall_denominator": "relevant", "gain": "linear", "idcg": "min", "log_base": 2.0,
-        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
-    },
-    "torchmetrics": {
-        "ties": "expected", "no_relevant": "zero", "ap_denominator": "hits", "ap_ties": "policy",
-        "recall_denominator": "relevant", "gain": "linear", "idcg": "min", "log_base": 2.0,
-        "discount": "log", "retrieve_nonpositive": False, "score_dtype": "float32",
-    },
-    "recbole": {
-        "ties": "expected", "no_relevant": "skip", "ap_denominator": "min", "ap_ties": "policy",
-        "recall_denominator": "relevant", "gain": "binary", "idcg": "min", "log_base": 2.0,
-        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
-    },
-    "recommenders": {
-        "ties": "expected", "no_relevant": "skip", "ap_denominator": "min", "ap_ties": "policy",
-        "recall_denominator": "relevant", "gain": "binary", "idcg": "min", "log_base": math.e,
-        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
-    },
-    "spark": {
-        "ties": "expected", "no_relevant": "zero", "ap_denominator": "min", "ap_ties": "policy",
-        "recall_denominator": "relevant", "gain": "binary", "idcg": "min", "log_base": math.e,
-        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
-    },
-    "rectools": {
-        "ties": "expected", "no_relevant": "skip", "ap_denominator": "relevant", "ap_ties": "policy",
-        "recall_denominator": "relevant", "gain": "binary", "idcg": "k", "log_base": 2.0,
-        "discount": "log", "retrieve_nonpositive": True, "score_dtype": None,
-    },
-    "lenskit": {
-        "ties": "expected", "no_relevant": "skip", "ap_denominator": "min", "ap_ties": "policy",
-        "recall_denominator": "min", "gain": "binary", "idcg": "min", "log_base": 2.0,
-        "discount": "jarvelin", "retrieve_nonpositive": True, "score_dtype": None,
-    },
+# the presets: how each library differs from the package's defaults
+# (CONVENTION_KEYWORDS); every other keyword is the default
+_DIFFERENCES = {
+    "trec_eval": {"ties": "trec_eval", "no_relevant": "zero", "ap_denominator": "relevant",
+                  "score_dtype": "float32"},
+    "sklearn": {"no_relevant": "zero", "ap_denominator": "relevant", "ap_ties": "group_end"},
+    "ranx": {"ap_denominator": "relevant"},
+    "torchmetrics": {"no_relevant": "zero", "ap_denominator": "hits", "retrieve_nonpositive": False,
+                     "score_dtype": "float32"},
+    "recbole": {"gain": "binary"},
+    "recommenders": {"gain": "binary", "log_base": math.e},
+    "spark": {"no_relevant": "zero", "gain": "binary", "log_base": math.e},
+    "rectools": {"ap_denominator": "relevant", "gain": "binary", "idcg": "k"},
+    "lenskit": {"recall_denominator": "min", "gain": "binary", "discount": "jarvelin"},
 }
+
+# Every keyword of every preset (the defaults filled in).
+PRESETS = {name: {**CONVENTION_KEYWORDS, **diff} for name, diff in _DIFFERENCES.items()}
 
 # Keywords that one metric of a library sets differently from the rest.
 METRIC_OVERRIDES = {
