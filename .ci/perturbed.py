@@ -148,8 +148,8 @@ def main(args):
         print(f"  NPY_DISABLE_CPU_FEATURES={env.get('NPY_DISABLE_CPU_FEATURES', '')!r}"
               f"  (NumPy {native['numpy']} dispatches {native['dispatch']}; "
               f"now found: {got['available'] or 'none'})")
-        print(f"  OPENBLAS_CORETYPE={coretype or '(not set: no OpenBLAS, or no older kernel known)'}"
-              f"  (native {native['openblas']}, now {got['openblas']})")
+        shown = coretype or "(not set: no OpenBLAS, or no older kernel known)"
+        print(f"  OPENBLAS_CORETYPE={shown}  (native {native['openblas']}, now {got['openblas']})")
         print(f"  NUMBA_CPU_NAME=generic  (native {native_numba!r}; now cpu={nb and nb['cpu']!r}, "
               f"features={nb and nb['features']!r}, no ymm/zmm: {nb and not nb['wide_registers']})")
         print(f"  NUMBA_CACHE_DIR={cache}", flush=True)
