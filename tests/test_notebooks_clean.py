@@ -2,11 +2,14 @@
 
 nbval checks that re-executing a notebook reproduces its stored outputs; these
 checks make sure those stored outputs came from one fresh run (counts 1, 2, 3,
-...), that no code cell was skipped, and that no cell stored an error.
+...), that no code cell was skipped, and that no cell stored an error. One more
+check reads the markdown: no inline formula may be cut by a line that MyST would
+read as a list item (the strict book build does not catch it).
 """
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -47,3 +50,99 @@ def test_imports_the_package(path):
     nb = json.loads(path.read_text(encoding="utf-8"))
     source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     assert "recmetrics" in source, f"{path.name} never imports recmetrics"
+
+
+# --- inline math broken across a list marker -------------------------------------
+#
+# MyST reads a markdown line that starts with "-", "+" or "*" as a list item, even
+# in the middle of a paragraph, and an inline formula $...$ that was opened on the
+# line before is then cut in two: the book shows raw dollars and a stray bullet.
+# The strict build does not warn about it, so this check reads the markdown cells.
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*(.*)$")
+# directives whose body is markdown (everything else fenced is code or math)
+_MARKDOWN_DIRECTIVES = {
+    "admonition", "note", "warning", "tip", "important", "hint", "caution",
+    "attention", "danger", "error", "seealso", "topic", "sidebar", "margin",
+    "epigraph", "dropdown", "exercise", "solution", "figure", "table",
+}
+
+
+def _dollars(line: str) -> list[str]:
+    """The `$` and `$$` delimiters of one line, outside code spans and escapes."""
+    out, i, n = [], 0, len(line)
+    while i < n:
+        c = line[i]
+        if c == "\\":
+            i += 2
+        elif c == "`":
+            j = i
+            while j < n and line[j] == "`":
+                j += 1
+            end = line.find(line[i:j], j)
+            i = n if end < 0 else end + (j - i)
+        elif line.startswith("$$", i):
+            out.append("$$")
+            i += 2
+        else:
+            if c == "$":
+                out.append("$")
+            i += 1
+    return out
+
+
+def broken_inline_math(text: str) -> list[tuple[int, str]]:
+    """Lines (1-based number, text) that start with -, + or * inside open $...$."""
+    bad: list[tuple[int, str]] = []
+    fences: list[tuple[str, bool]] = []        # (fence, body is markdown)
+    inline = display = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        fence = _FENCE.match(line)
+        if fence:
+            mark, info = fence.group(1), fence.group(2).strip()
+            if fences and mark[0] == fences[-1][0][0] and len(mark) >= len(fences[-1][0]) \
+                    and not info:
+                fences.pop()
+                inline = False
+                continue
+            if not fences or fences[-1][1]:
+                name = re.match(r"\{([^}]*)\}", info)
+                fences.append((mark, bool(name) and name.group(1) in _MARKDOWN_DIRECTIVES))
+                inline = False
+                continue
+        if fences and not fences[-1][1]:
+            continue                               # code or a {math} block
+        if not line.strip():
+            inline = False                         # a blank line ends the paragraph
+            continue
+        if inline and re.match(r"\s*[-+*]", line):
+            bad.append((number, line))
+        for token in _dollars(line):
+            if token == "$$":
+                display, inline = not display, False
+            elif not display:
+                inline = not inline
+    return bad
+
+
+def test_broken_inline_math_is_detected():
+    text = "Here $a = b\n- c$ is split.\n\n$$\n- x\n$$\n\n```python\nx = '$'\n- 1\n```\n"
+    assert broken_inline_math(text) == [(2, "- c$ is split.")]
+    assert broken_inline_math("one $x$ line\n- a real list item\n") == []
+    assert broken_inline_math("a `$` in code\n* an item\n") == []
+    assert broken_inline_math("````{solution} s\n$a\n+ b$\n````\n") == [(3, "+ b$")]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_inline_math_broken_by_a_list_marker(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    problems = [
+        f"cell {i}, line {number}: {line.strip()!r}"
+        for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "markdown"
+        for number, line in broken_inline_math("".join(cell["source"]))
+    ]
+    assert not problems, (
+        f"{path.name}: a line starting with -, + or * continues an inline $...$ formula, "
+        "which MyST renders as a list item; keep the formula on one line or use $$...$$: "
+        + "; ".join(problems)
+    )
