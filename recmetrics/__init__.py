@@ -5,8 +5,8 @@ Not to be confused with the unrelated PyPI package ``recmetrics``.
 """
 from . import conventions
 from . import sampled as _sampled
-from .curves import auc, break_even_point, precision_recall_curve, rank_loss, roc_curve, trapezoid_area
-from .dcg import cg, dcg, discount, idcg, ndcg
+from .roc_auc import auc, break_even_point, precision_recall_curve, rank_loss, roc_curve, trapezoid_area
+from .ndcg import cg, dcg, discount, idcg, ndcg
 from .evaluate import evaluate
 from .rating import mae, rating_errors_by_user, rmse
 from .datasets import synthetic_ratings

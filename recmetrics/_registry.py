@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ._validation import check_k
-from .dcg import cg, dcg, ndcg
-from .curves import auc
+from .ndcg import cg, dcg, ndcg
+from .roc_auc import auc
 from .topn import arhr, average_precision, f1, hit_ratio, precision, recall, reciprocal_rank
 
 __all__ = ["MetricSpec", "REGISTRY", "CUTOFF_RULES", "get", "parse", "names", "supported_by"]

@@ -48,7 +48,7 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         ``no_relevant='skip'``, ``ap_denominator='min'``, ``gain='linear'``,
         ``idcg='min'``, ``log_base=2``), or the preset's value under
         ``convention``. ``auc`` is the mean of the per-user AUCs (see
-        :func:`~recmetrics.curves.auc` for the weighted and pooled variants).
+        :func:`~recmetrics.roc_auc.auc` for the weighted and pooled variants).
     per_user : bool
         Return one row per user instead of the means.
     progress : bool, default False
@@ -70,7 +70,7 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         metric the library does not provide (or not with that cutoff).
     ap_ties, recall_denominator, discount
         Further conventions, as in :func:`~recmetrics.topn.average_precision`,
-        :func:`~recmetrics.topn.recall` and :func:`~recmetrics.dcg.ndcg`.
+        :func:`~recmetrics.topn.recall` and :func:`~recmetrics.ndcg.ndcg`.
     retrieve_nonpositive : bool, optional
         ``False``: relevant items scored ``<= 0`` are never retrieved (see
         :func:`~recmetrics.ranking.from_scores`; score matrices only).
