@@ -2,15 +2,34 @@
 
 The package behind the executable textbook *Evaluating Recommender Systems*.
 Not to be confused with the unrelated PyPI package ``recmetrics``.
+
+The flow of the package, from input to consumers:
+
+* inputs are read by type (:mod:`recmetrics._inputs`) and turned into one
+  representation, :class:`Ranking` (:mod:`recmetrics.ranking`);
+* metrics are small functions of it, one module per chapter:
+  :mod:`~recmetrics.rating`, :mod:`~recmetrics.topn`, :mod:`~recmetrics.ndcg`,
+  :mod:`~recmetrics.roc_auc`; their names are registered once
+  (:mod:`recmetrics._registry`);
+* consumers: :func:`evaluate` (many metrics at once), the convention presets
+  (:mod:`recmetrics.conventions`), the sampled metrics
+  (:mod:`recmetrics.sampled`).
 """
+
 from . import conventions
-from . import sampled as _sampled
-from .roc_auc import auc, break_even_point, precision_recall_curve, rank_loss, roc_curve, trapezoid_area
-from .ndcg import cg, dcg, discount, idcg, ndcg
-from .evaluate import evaluate
-from .rating import mae, rating_errors_by_user, rmse
 from .datasets import synthetic_ratings
+from .evaluate import compare_conventions, evaluate
+from .ndcg import cg, dcg, discount, idcg, ndcg
 from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
+from .rating import mae, rating_errors_by_user, rmse
+from .roc_auc import (
+    auc,
+    break_even_point,
+    precision_recall_curve,
+    rank_loss,
+    roc_curve,
+    trapezoid_area,
+)
 from .sampled import (
     CORRECTION_METHODS,
     IllConditionedCorrectionWarning,
@@ -39,37 +58,55 @@ from .topn import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "conventions",
+    # representation
     "Ranking",
+    "from_gains",
+    "from_lists",
+    "from_ranks",
+    "from_scores",
+    # rating metrics
+    "mae",
+    "rating_errors_by_user",
+    "rmse",
+    # Top-N metrics
     "arhr",
+    "average_precision",
+    "confusion",
+    "f1",
+    "f_score",
+    "hit_ratio",
+    "mrr",
+    "precision",
+    "recall",
+    "reciprocal_rank",
+    # NDCG family
+    "cg",
+    "dcg",
+    "discount",
+    "idcg",
+    "ndcg",
+    # ROC and AUC
     "auc",
     "break_even_point",
     "precision_recall_curve",
     "rank_loss",
     "roc_curve",
     "trapezoid_area",
-    "average_precision",
-    "cg",
-    "confusion",
-    "dcg",
-    "discount",
+    # consumers
+    "compare_conventions",
+    "conventions",
     "evaluate",
-    "f1",
-    "f_score",
-    "from_gains",
-    "from_lists",
-    "from_ranks",
-    "from_scores",
-    "hit_ratio",
-    "idcg",
-    "mrr",
-    "ndcg",
-    "precision",
-    "recall",
-    "reciprocal_rank",
-    "mae",
-    "rating_errors_by_user",
-    "rmse",
+    # sampled metrics
+    "CORRECTION_METHODS",
+    "IllConditionedCorrectionWarning",
+    "RankMetric",
+    "corrected_metric",
+    "correction",
+    "estimator_bias_variance",
+    "expected_metric",
+    "metric_function",
+    "rank_distribution",
+    "sample_ranks",
+    # data
     "synthetic_ratings",
-    *_sampled.__all__,
 ]

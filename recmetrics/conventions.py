@@ -42,7 +42,6 @@ from __future__ import annotations
 import math
 import numbers
 
-import numpy as np
 import pandas as pd
 
 from . import _registry
@@ -57,7 +56,7 @@ __all__ = [
     "CONVENTION_KEYWORDS",
     "describe",
     "resolve",
-    "compare",
+    "check_supported",
 ]
 
 # Every convention keyword of recmetrics.evaluate, with its default.
@@ -389,60 +388,4 @@ def describe(convention=None) -> pd.DataFrame:
                                             if kw[key] is not None and kw[key] != _EFFECTIVE[key])}
     table = pd.DataFrame(rows).T
     table.index.name = "metric"
-    return table
-
-
-def compare(y_true=None, y_score=None, *, k=10, conventions=None, **kwargs) -> pd.DataFrame:
-    """P@k, R@k, AP@k, NDCG@k, MRR and AP (no cutoff) under every convention.
-
-    Each number is :func:`recmetrics.evaluate` with ``convention=name``; a
-    metric the library does not provide is NaN. The MRR column uses the
-    library's own cutoff rule (``mrr@k`` where the library cuts, ``mrr``
-    where it does not, as trec_eval's ``recip_rank``).
-
-    Parameters
-    ----------
-    y_true, y_score
-        Any input form of :func:`recmetrics.evaluate` (not a prebuilt
-        ``Ranking``: the presets set the tie policy).
-    k : int
-        The cutoff.
-    conventions : sequence of str, optional
-        Keys of :data:`PRESETS` (default: all).
-    **kwargs
-        Further non-convention keywords of :func:`recmetrics.evaluate`
-        (``mask``, ``n_items``, ``ranks``).
-
-    Examples
-    --------
-    >>> y_true = [[1, 0, 1, 1, 0, 0]]
-    >>> y_score = [[0.9, 0.8, 0.7, 0.1, 0.2, 0.3]]
-    >>> compare(y_true, y_score, k=2, conventions=["trec_eval", "recbole"]).round(4)
-               P@2     R@2    AP@2  NDCG@2  MRR      AP
-    trec_eval  0.5  0.3333  0.3333  0.6131  1.0  0.7222
-    recbole    0.5  0.3333  0.5000  0.6131  1.0     NaN
-    """
-    from .evaluate import evaluate
-
-    names = list(PRESETS) if conventions is None else list(conventions)
-    cols = {f"P@{k}": ("precision", k), f"R@{k}": ("recall", k), f"AP@{k}": ("map", k),
-            f"NDCG@{k}": ("ndcg", k), "MRR": ("mrr", None), "AP": ("map", None)}
-    out = {}
-    for name in names:
-        check_choice(name, "convention", tuple(PRESETS))
-        sup = SUPPORTED[name]
-        asked = {}
-        for col, (base, kk) in cols.items():
-            if base == "mrr" and base in sup:
-                kk = None if sup[base] == "none" else k
-            if base not in sup or (sup[base] == "k" and kk is None) or (sup[base] == "none" and kk is not None):
-                continue
-            asked[col] = base if kk is None else f"{base}@{kk}"
-        row = dict.fromkeys(cols, np.nan)
-        if asked:
-            res = evaluate(y_true, y_score, list(asked.values()), convention=name, **kwargs)
-            row.update({col: float(res[m]) for col, m in asked.items()})
-        out[name] = row
-    table = pd.DataFrame(out).T
-    table.index.name = None
     return table

@@ -11,14 +11,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from tqdm import tqdm
 
 from . import _registry
 from . import conventions as _conv
-from ._validation import check_k
-from ._validation import check_bool
-from .ranking import Ranking, _checked_sparse, _Progress, as_ranking, from_scores, input_form
+from ._validation import check_bool, check_choice, check_k
+from ._inputs import as_ranking, input_form
+from .ranking import Ranking, from_scores
+from .ranking.scores import _checked_sparse
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "compare_conventions"]
 
 
 def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10"),
@@ -139,14 +141,14 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
                     discount=discount, retrieve_nonpositive=retrieve_nonpositive, score_dtype=score_dtype)
         T = _checked_sparse(y_true, "y_true") if sp.issparse(y_true) else y_true
         M = _checked_sparse(mask, "mask") if mask is not None and sp.issparse(mask) else mask
-        report = _Progress(n_rows, enabled=progress)
         blocks = []
-        for lo in range(0, n_rows, chunk_users):
-            hi = min(n_rows, lo + chunk_users)
-            blocks.append(evaluate(T[lo:hi], y_score[lo:hi], metrics, mask=None if M is None else M[lo:hi],
-                                   per_user=True, chunk_users=chunk_users, **same))
-            report.update(hi)
-        report.close()
+        with tqdm(total=n_rows, disable=not progress, desc="evaluating users", unit="user") as bar:
+            for lo in range(0, n_rows, chunk_users):
+                hi = min(n_rows, lo + chunk_users)
+                blocks.append(evaluate(T[lo:hi], y_score[lo:hi], metrics,
+                                       mask=None if M is None else M[lo:hi],
+                                       per_user=True, chunk_users=chunk_users, **same))
+                bar.update(hi - lo)
         return _finish_table(pd.concat(blocks, ignore_index=True), per_user)
     rankings = {}
     form = input_form(y_true, y_score, ranks)
@@ -240,3 +242,63 @@ def _cast_scores(y_score, dtype, convention):
                 f"would turn into infinity{who}; rescale the scores first"
             )
     return np.asarray(arr, dtype=dtype)
+
+
+def compare_conventions(y_true=None, y_score=None, *, k=10, conventions=None, ranks=None, n_items=None,
+                        mask=None) -> pd.DataFrame:
+    """P@k, R@k, AP@k, NDCG@k, MRR and AP (no cutoff) under every convention.
+
+    Each number is :func:`recmetrics.evaluate` with ``convention=name``; a
+    metric the library does not provide is NaN. The MRR column uses the
+    library's own cutoff rule (``mrr@k`` where the library cuts, ``mrr``
+    where it does not, as trec_eval's ``recip_rank``).
+
+    Parameters
+    ----------
+    y_true, y_score
+        Any input form of :func:`recmetrics.evaluate` (not a prebuilt
+        ``Ranking``: the presets set the tie policy).
+    k : int
+        The cutoff.
+    conventions : sequence of str, optional
+        Keys of :data:`PRESETS` (default: all).
+    ranks, n_items, mask
+        As in :func:`evaluate`.
+
+    See Also
+    --------
+    evaluate : one convention at a time.
+    recmetrics.conventions.describe : the conventions behind each column.
+
+    Examples
+    --------
+    >>> y_true = [[1, 0, 1, 1, 0, 0]]
+    >>> y_score = [[0.9, 0.8, 0.7, 0.1, 0.2, 0.3]]
+    >>> compare_conventions(y_true, y_score, k=2, conventions=["trec_eval", "recbole"]).round(4)
+               P@2     R@2    AP@2  NDCG@2  MRR      AP
+    trec_eval  0.5  0.3333  0.3333  0.6131  1.0  0.7222
+    recbole    0.5  0.3333  0.5000  0.6131  1.0     NaN
+    """
+    names = list(_conv.PRESETS) if conventions is None else list(conventions)
+    cols = {f"P@{k}": ("precision", k), f"R@{k}": ("recall", k), f"AP@{k}": ("map", k),
+            f"NDCG@{k}": ("ndcg", k), "MRR": ("mrr", None), "AP": ("map", None)}
+    out = {}
+    for name in names:
+        check_choice(name, "convention", tuple(_conv.PRESETS))
+        sup = _conv.SUPPORTED[name]
+        asked = {}
+        for col, (base, kk) in cols.items():
+            if base == "mrr" and base in sup:
+                kk = None if sup[base] == "none" else k
+            if base not in sup or (sup[base] == "k" and kk is None) or (sup[base] == "none" and kk is not None):
+                continue
+            asked[col] = base if kk is None else f"{base}@{kk}"
+        row = dict.fromkeys(cols, np.nan)
+        if asked:
+            res = evaluate(y_true, y_score, list(asked.values()), convention=name, ranks=ranks,
+                           n_items=n_items, mask=mask)
+            row.update({col: float(res[m]) for col, m in asked.items()})
+        out[name] = row
+    table = pd.DataFrame(out).T
+    table.index.name = None
+    return table

@@ -27,7 +27,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import check_choice, check_k, check_positive_number
-from .ranking import Ranking, as_ranking, expected_sum, finish
+from ._inputs import as_ranking
+from ._metric_core import expected_sum, finish
+from .ranking import Ranking
 
 __all__ = ["cg", "dcg", "idcg", "ndcg", "GAINS", "IDCG_MODES", "DISCOUNTS", "discount"]
 

@@ -21,7 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import as_numeric_array, check_choice, check_same_length
-from .ranking import Ranking, as_ranking, finish, from_scores, hits, input_form
+from ._inputs import as_ranking, input_form
+from ._metric_core import finish, hits
+from .ranking import Ranking, from_scores
 
 __all__ = [
     "auc",

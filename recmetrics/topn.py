@@ -30,8 +30,10 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from ._validation import check_bool, check_choice, check_k, check_positive_number
-from .ranking import as_ranking, expected_sum, finish, group_mean, hits, window
+from ._validation import check_choice, check_k, check_positive_number
+from ._inputs import as_ranking
+from ._kernels import CHUNK_CELLS
+from ._metric_core import expected_sum, finish, group_mean, hits, window
 
 __all__ = [
     "precision",
@@ -249,7 +251,7 @@ def reciprocal_rank(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=No
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def _expected_first_rr(a, t, c, length, block=256, cells=4_000_000):
+def _expected_first_rr(a, t, c, length, block=256, cells=CHUNK_CELLS):
     """``sum_{s=1}^{length} P(S = s) / (a + s)`` with ``P(S = s) = C(t-s, c-1) / C(t, c)``.
 
     ``P(S = 1) = c / t`` and ``P(S = s + 1) = P(S = s) (t - s - c + 1) / (t - s)``;

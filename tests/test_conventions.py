@@ -384,7 +384,7 @@ def test_unsupported_metrics_and_cutoffs_raise():
         rm.evaluate(y_true, y_score, ["mrr@10"], convention="trec_eval")
     with pytest.raises(ValueError, match="has no cutoff"):
         rm.evaluate(y_true, y_score, ["map@10"], convention="sklearn")
-    table = cv.compare(y_true, y_score, k=10)
+    table = rm.compare_conventions(y_true, y_score, k=10)
     assert np.isnan(table.loc["sklearn", "P@10"]) and np.isnan(table.loc["recommenders", "MRR"])
     # uncut; trec_eval counts a judged user without relevant items as 0
     assert table.loc["trec_eval", "MRR"] == rm.reciprocal_rank(y_true, y_score, no_relevant="zero")
@@ -403,8 +403,8 @@ def test_presets_need_raw_inputs():
 def test_expected_ties_do_not_depend_on_item_order(convention):
     y_true, y_score = random_data(6, ties=True, graded=True)
     perm = np.random.default_rng(0).permutation(y_true.shape[1])
-    a = cv.compare(y_true, y_score, k=5, conventions=[convention])
-    b = cv.compare(y_true[:, perm], y_score[:, perm], k=5, conventions=[convention])
+    a = rm.compare_conventions(y_true, y_score, k=5, conventions=[convention])
+    b = rm.compare_conventions(y_true[:, perm], y_score[:, perm], k=5, conventions=[convention])
     np.testing.assert_allclose(a.to_numpy(), b.to_numpy(), rtol=0, atol=1e-12)
 
 

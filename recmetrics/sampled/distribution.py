@@ -12,6 +12,7 @@ import numbers
 import numpy as np
 from scipy import special, stats
 
+from .._kernels import CHUNK_CELLS
 from .._validation import as_numeric_array, check_k
 from ._common import _check_bool, _check_count, _check_nm, _check_ranks, _check_seed
 from .metric import RankMetric, _accepts_n_items, metric_function
@@ -266,7 +267,7 @@ def sample_ranks(ranks, n_items, n_samples, *, replace=True, n_repeats=None, see
     above = np.tile(r - 1, reps)  # item numbers below this are ranked above the relevant item
     out = np.empty(above.shape[0], dtype=np.int64)
     rejection = (not replace) and m * (m - 1) / (2.0 * (n - 1)) <= 1.0
-    step = max(1, 4_000_000 // max(m, 1) if (replace or rejection) else 4_000_000 // (n - 1))
+    step = max(1, CHUNK_CELLS // max(m, 1) if (replace or rejection) else CHUNK_CELLS // (n - 1))
     for s in range(0, above.shape[0], step):
         e = min(above.shape[0], s + step)
         rows = e - s

@@ -1,0 +1,113 @@
+"""The :class:`Ranking` representation and the constructors shared by its builders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+
+TIE_POLICIES = ("expected", "optimistic", "pessimistic", "trec_eval")
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Where each user's relevant items sit in a ranking (see module docstring).
+
+    Attributes
+    ----------
+    indptr : ndarray of shape (n_users + 1,)
+        Entries of user ``u`` are ``indptr[u]:indptr[u + 1]``.
+    gain : ndarray of shape (nnz,)
+        Gain (relevance grade, > 0) of each relevant item.
+    start : ndarray of shape (nnz,)
+        Number of items ranked strictly above the item's tie group
+        (``inf`` when the item is not ranked at all).
+    size : ndarray of shape (nnz,)
+        Size of the tie group (1 when there is no tie).
+    group_rel : ndarray of shape (nnz,)
+        Number of relevant items in the tie group.
+    rel_before : ndarray of shape (nnz,)
+        Number of relevant items ranked strictly above the tie group.
+    n_ranked : ndarray of shape (n_users,)
+        Length of each user's ranking (list length, or catalogue size after
+        the mask for a full ranking).
+    n_items : ndarray of shape (n_users,) or None
+        Catalogue size of each user (after the mask); ``None`` when unknown
+        (ranked lists without a catalogue), which AUC and TN need.
+    ties : str or None
+        The tie policy the ranking was built with (``None`` when the input
+        cannot hold ties: ranked lists, ranks, a list of gains).
+    """
+
+    indptr: np.ndarray
+    gain: np.ndarray
+    start: np.ndarray
+    size: np.ndarray
+    group_rel: np.ndarray
+    rel_before: np.ndarray
+    n_ranked: np.ndarray
+    n_items: np.ndarray | None = None
+    ties: str | None = None
+
+    @property
+    def n_users(self) -> int:
+        return self.indptr.shape[0] - 1
+
+    @property
+    def n_relevant(self) -> np.ndarray:
+        """Number of relevant items of each user, ranked or not."""
+        return np.diff(self.indptr).astype(np.float64)
+
+    @property
+    def user(self) -> np.ndarray:
+        """User index of each entry."""
+        return np.repeat(np.arange(self.n_users), np.diff(self.indptr))
+
+    @property
+    def is_graded(self) -> bool:
+        return bool(np.any(self.gain != 1.0))
+
+    def per_user_sum(self, values: np.ndarray) -> np.ndarray:
+        """Sum entry values per user (vectorised)."""
+        return np.bincount(self.user, weights=values, minlength=self.n_users)
+
+    def ranks(self) -> np.ndarray:
+        """Ranks of the relevant items (1-based; ties resolved to the group's
+        mean position under ``ties='expected'``; ``inf`` if not ranked)."""
+        return self.start + (self.size + 1.0) / 2.0
+
+
+# --------------------------------------------------------------------------
+# builders
+def _from_entries(user, gain, start, size, group_rel, rel_before, n_users, n_ranked, n_items, ties=None):
+    order = np.lexsort((start, user))
+    user = user[order]
+    counts = np.bincount(user, minlength=n_users)
+    indptr = np.zeros(n_users + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    f = lambda x: np.asarray(x, dtype=np.float64)[order]  # noqa: E731
+    return Ranking(
+        indptr=indptr,
+        gain=f(gain),
+        start=f(start),
+        size=f(size),
+        group_rel=f(group_rel),
+        rel_before=f(rel_before),
+        n_ranked=np.asarray(n_ranked, dtype=np.float64),
+        n_items=None if n_items is None else np.asarray(n_items, dtype=np.float64),
+        ties=ties,
+    )
+
+
+def _deterministic(user, gain, rank, n_users, n_ranked, n_items, ties=None):
+    """Entries with exact (distinct within user) ranks; ``inf`` = not ranked."""
+    rank = np.asarray(rank, dtype=np.float64)
+    order = np.lexsort((rank, user))
+    rel_before = np.empty(rank.shape[0], dtype=np.float64)
+    su = user[order]
+    first = np.searchsorted(su, su, side="left")
+    rel_before[order] = np.arange(rank.shape[0]) - first
+    ones = np.ones_like(rank)
+    return _from_entries(user, gain, rank - 1.0, ones, ones, rel_before, n_users, n_ranked, n_items, ties)

@@ -1,0 +1,277 @@
+"""Rankings from score matrices: every relevant item's full rank, found by counting."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from tqdm import tqdm
+
+from .._kernels import CHUNK_CELLS, count_above, first_bad_value
+from ._representation import TIE_POLICIES, Ranking, _deterministic, _from_entries
+from .._validation import (
+    MAX_EXACT_INT,
+    as_numeric_array,
+    check_bool,
+    check_choice,
+)
+
+
+def _scores_matrix(x):
+    """Dense, C-contiguous float32/float64 scores, checked for NaN/inf in one pass."""
+    if sp.issparse(x):
+        raise TypeError("y_score must be a dense array (scores for every item), got a scipy.sparse matrix")
+    if isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float64):
+        S = x
+        if S.ndim != 2:
+            raise ValueError(f"y_score must be 2-D (n_users, n_items), got an array of shape {S.shape}")
+        if S.size == 0:
+            raise ValueError("y_score is empty; at least one user and one item are needed")
+        S = np.ascontiguousarray(S)
+        bad = first_bad_value(S)
+        if bad is not None:
+            what = "NaN" if np.isnan(S[bad]) else "an infinite value"
+            raise ValueError(f"y_score contains {what} at row {bad[0]}, column {bad[1]}")
+        return S
+    exact = _exact_integer_scores(x)
+    if exact is not None:
+        return exact
+    return np.ascontiguousarray(as_numeric_array(x, "y_score", ndim=2))
+
+
+def _exact_integer_scores(x):
+    """Integer scores beyond 2**53 as float64 values with the same order, else None.
+
+    Casting such integers to float64 would merge neighbours into false ties;
+    replacing each value by its position among the distinct values keeps
+    every comparison exact (ranks only depend on the order).
+    """
+    arr = x if isinstance(x, np.ndarray) else None
+    if arr is None:
+        try:
+            arr = np.asarray(x)
+        except (ValueError, OverflowError):
+            return None
+    if arr.dtype.kind in "iu" and arr.size:
+        big = arr.max() > MAX_EXACT_INT or (arr.dtype.kind == "i" and arr.min() < -MAX_EXACT_INT)
+    elif arr.dtype == object and arr.size and all(
+        isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in arr.ravel()
+    ):
+        big = any(abs(int(v)) > MAX_EXACT_INT for v in arr.ravel())
+    else:
+        return None
+    if not big:
+        return None
+    if arr.ndim != 2:
+        raise ValueError(f"y_score must be 2-D (n_users, n_items), got an array of shape {arr.shape}")
+    _, inverse = np.unique(arr.ravel(), return_inverse=True)
+    return np.ascontiguousarray(inverse.reshape(arr.shape).astype(np.float64))
+
+
+def _csr_of(x, name, shape):
+    """CSR structure (indptr, indices) of the nonzero/True cells of a dense or sparse matrix."""
+    if sp.issparse(x):
+        if x.shape != shape:
+            raise ValueError(f"{name} must have the shape of y_score {shape}, got {x.shape}")
+        m = _checked_sparse(x, name)
+        m.sum_duplicates()
+        m.eliminate_zeros()
+        m.sort_indices()
+        return m.indptr.astype(np.int64), m.indices.astype(np.int64), m.data
+    arr = np.asarray(x)
+    if arr.shape != shape:
+        raise ValueError(f"{name} must have the shape of y_score {shape}, got {arr.shape}")
+    rows, cols = [], []
+    step = max(1, CHUNK_CELLS // max(shape[1], 1))
+    for lo in range(0, shape[0], step):  # bounded temporaries
+        r, c = np.nonzero(arr[lo:lo + step])
+        rows.append(r + lo)
+        cols.append(c)
+    r = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+    c = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+    indptr = np.zeros(shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(r, minlength=shape[0]), out=indptr[1:])
+    return indptr, c.astype(np.int64), arr[r, c]
+
+
+def _checked_sparse(x, name):
+    """A CSR copy of a scipy.sparse matrix whose index arrays have been checked.
+
+    A hand-built matrix can hold negative or out-of-range indices, which
+    scipy does not check by default and which must never reach the compiled
+    kernels (they would read outside the arrays).
+    """
+    try:
+        if sp.issparse(x) and x.format in ("csr", "csc"):
+            x.check_format(full_check=True)
+        elif sp.issparse(x) and x.format == "coo":
+            coords = getattr(x, "coords", None) or (x.row, x.col)
+            for axis, idx in enumerate(coords):
+                if idx.size and (idx.min() < 0 or idx.max() >= x.shape[axis]):
+                    raise ValueError(f"index out of range on axis {axis}")
+        m = sp.csr_array(x, copy=True)
+        m.check_format(full_check=True)
+    except ValueError as exc:
+        raise ValueError(f"{name} is a malformed scipy.sparse matrix: {exc}") from None
+    return m
+
+
+def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False,
+                retrieve_nonpositive=True) -> Ranking:
+    """Ranking of every user's catalogue by score.
+
+    Parameters
+    ----------
+    y_true : array-like or scipy.sparse of shape (n_users, n_items)
+        Gains (relevance grades, >= 0; 0 = not relevant).
+    y_score : array-like of shape (n_users, n_items)
+        Scores; higher ranks first. Finite values only. float32 and float64
+        arrays are used as they are, without a copy.
+    mask : array-like or scipy.sparse of bool, shape (n_users, n_items), optional
+        Items to exclude from the ranking (for example the training
+        interactions). Excluded items are neither ranked nor relevant.
+    ties : {'expected', 'optimistic', 'pessimistic', 'trec_eval'}
+        How items with equal scores are ordered: ``'expected'`` averages every
+        metric over all orders of tied items (exactly, McSherry & Najork,
+        2008: deterministic and independent of input order);
+        ``'optimistic'`` puts relevant items first within a tie (higher gain
+        first); ``'pessimistic'`` puts them last (lower gain first);
+        ``'trec_eval'`` breaks ties by item index, higher index first, as
+        trec_eval breaks ties by document id in decreasing order.
+    progress : bool, default False
+        Report progress over users on standard error (for long runs).
+    retrieve_nonpositive : bool, default True
+        ``False`` treats every relevant item with a score ``<= 0`` as *not
+        retrieved* (``start = inf``): it still counts in ``|R|`` but is never
+        a hit, at any cutoff. This is torchmetrics' convention for its
+        retrieval precision, recall, AP and reciprocal rank (since version
+        1.7.4; not for its NDCG). Items scored ``<= 0`` sit below every item
+        scored ``> 0``, so the ranks of the other relevant items do not
+        change. Meant for the Top-N metrics; AUC assumes every item is
+        ranked.
+
+    Notes
+    -----
+    The full rank of every relevant item is found by *counting* the items
+    scored above it in one pass over each row (see
+    :mod:`recmetrics._kernels`), never by sorting rows: ``O(n_users * n_items)``
+    time, and extra memory proportional to the number of relevant and
+    excluded entries (plus bounded temporaries), whatever the number of users.
+
+    Examples
+    --------
+    >>> r = from_scores([[0, 1, 1, 0]], [[0.9, 0.5, 0.5, 0.5]])
+    >>> r.start.tolist(), r.size.tolist(), r.group_rel.tolist()
+    ([1.0, 1.0], [3.0, 3.0], [2.0, 2.0])
+    >>> from_scores([[0, 1, 1, 0]], [[0.9, 0.5, 0.5, 0.5]], ties="pessimistic").ranks().tolist()
+    [3.0, 4.0]
+    >>> from_scores([[1, 0, 1]], [[0.8, 0.5, 0.0]], retrieve_nonpositive=False).ranks().tolist()
+    [1.0, inf]
+    """
+    check_choice(ties, "ties", TIE_POLICIES)
+    progress = check_bool(progress, "progress")
+    if not isinstance(retrieve_nonpositive, (bool, np.bool_)):
+        raise TypeError(f"retrieve_nonpositive must be True or False, got {retrieve_nonpositive!r}")
+    S = _scores_matrix(y_score)
+    shape = S.shape
+    n_users, n_cols = shape
+    if sp.issparse(y_true):
+        t_shape = y_true.shape
+    else:
+        if isinstance(y_true, np.ndarray) and y_true.dtype.kind in "iufb":
+            T = y_true
+        else:
+            T = as_numeric_array(y_true, "y_true", ndim=2)
+        t_shape = T.shape
+        y_true = T
+    if t_shape != shape:
+        raise ValueError(f"y_true and y_score must have the same shape, got {t_shape} and {shape}")
+    t_ptr, rc, rg = _csr_of(y_true, "y_true", shape)
+    rg = as_numeric_array(rg, "y_true", ndim=1, allow_empty=True)
+    if np.any(rg < 0):
+        raise ValueError(f"y_true must be non-negative (gains), found {rg[rg < 0][0]!r}")
+    ru = np.repeat(np.arange(n_users), np.diff(t_ptr))
+    if mask is not None:
+        if not sp.issparse(mask):
+            M = np.asarray(mask)
+            if M.dtype != bool and (M.dtype.kind not in "iuf" or not np.isin(M, (0, 1)).all()):
+                raise TypeError("mask must be boolean (True = exclude the item)")
+            mask = M
+        m_ptr, m_idx, _ = _csr_of(mask, "mask", shape)
+        n_items = (n_cols - np.diff(m_ptr)).astype(np.float64)
+        m_users = np.repeat(np.arange(n_users), np.diff(m_ptr))
+        # both key lists are sorted (row-major CSR order): a binary search suffices
+        m_keys = m_users * n_cols + m_idx
+        r_keys = ru * n_cols + rc
+        pos = np.minimum(np.searchsorted(m_keys, r_keys), max(m_keys.shape[0] - 1, 0))
+        keep = ~((m_keys.shape[0] > 0) & (m_keys[pos] == r_keys)) if m_keys.shape[0] else np.ones(r_keys.shape[0], bool)
+        ru, rc, rg = ru[keep], rc[keep], rg[keep]
+    else:
+        m_ptr = m_idx = None
+        n_items = np.full(n_users, float(n_cols))
+    keep = rg > 0
+    ru, rc, rg = ru[keep], rc[keep], rg[keep]
+    nnz = ru.shape[0]
+    counts = np.bincount(ru, minlength=n_users)
+    rows = np.flatnonzero(counts).astype(np.int64)
+    row_ptr = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+    np.cumsum(counts[rows], out=row_ptr[1:])
+    greater = np.empty(nnz)
+    equal = np.empty(nnz)
+    eq_after = np.empty(nnz)
+    rc64 = rc.astype(np.int64)
+    step = max(1, CHUNK_CELLS // max(n_cols, 1)) if progress else rows.shape[0] or 1
+    with tqdm(total=rows.shape[0], disable=not progress, desc="ranking users", unit="user") as bar:
+        for lo in range(0, rows.shape[0], step):  # chunks of users only to report progress
+            hi = min(rows.shape[0], lo + step)
+            a, b = row_ptr[lo], row_ptr[hi]
+            g, e, aft = count_above(S, rows[lo:hi], row_ptr[lo:hi + 1] - a, rc64[a:b], m_ptr, m_idx,
+                                    want_after=ties == "trec_eval")
+            greater[a:b], equal[a:b], eq_after[a:b] = g, e, aft
+            bar.update(hi - lo)
+    s = S[ru, rc].astype(np.float64)
+    n_ranked = n_items
+    # relevant items scored <= 0 are not retrieved when asked (torchmetrics);
+    # they sit below every positive score, so no other rank changes
+    dropped = np.zeros(nnz, dtype=bool) if retrieve_nonpositive else s <= 0
+    if ties == "expected":
+        # relevant items strictly above / tied, from the relevant entries alone
+        order = np.lexsort((-s, ru))
+        su, ss = ru[order], s[order]
+        new_user = np.r_[True, su[1:] != su[:-1]]
+        new_val = new_user | np.r_[True, ss[1:] != ss[:-1]]
+        grp = np.cumsum(new_val) - 1
+        grp_first = np.flatnonzero(new_val)
+        user_first = np.searchsorted(su, su, side="left")
+        c_sorted = np.bincount(grp)[grp]
+        h_sorted = grp_first[grp] - user_first
+        group_rel = np.empty(nnz)
+        rel_before = np.empty(nnz)
+        group_rel[order] = c_sorted
+        rel_before[order] = h_sorted
+        start = np.where(dropped, np.inf, greater)
+        return _from_entries(ru, rg, start, equal, group_rel, rel_before, n_users, n_ranked, n_items, ties)
+    # deterministic policies: exact rank within the tie group
+    if ties == "trec_eval":
+        # tied relevant items with a higher column index come first too
+        rank = greater + eq_after + 1.0
+    else:
+        # position among the tied relevant items, by gain
+        sign = -1.0 if ties == "optimistic" else 1.0
+        order = np.lexsort((rc, sign * rg, -s, ru))
+        su, ss = ru[order], s[order]
+        new_grp = np.r_[True, (su[1:] != su[:-1]) | (ss[1:] != ss[:-1])]
+        first = np.flatnonzero(new_grp)[np.cumsum(new_grp) - 1]
+        idx_sorted = np.arange(nnz) - first
+        within = np.empty(nnz)
+        within[order] = idx_sorted
+        if ties == "optimistic":
+            rank = greater + within + 1.0
+        else:
+            c = np.bincount(np.cumsum(new_grp) - 1)[np.cumsum(new_grp) - 1]
+            c_orig = np.empty(nnz)
+            c_orig[order] = c
+            rank = greater + (equal - c_orig) + within + 1.0
+    rank = np.where(dropped, np.inf, rank)
+    return _deterministic(ru, rg, rank, n_users, n_ranked, n_items, ties)
