@@ -4,14 +4,17 @@
 #               strict nbval of every notebook; then strict nbval of every
 #               notebook again in a perturbed numerical environment
 #               (make test-perturbed); then the strict book build
-# Both create or reuse the virtual environment .venv from requirements.txt.
+#   make lint   ruff: lint and format check of the package, tests, benchmarks
+#               and CI scripts (lines <= 100), lint of the notebooks' code
+#               cells (lines <= 88, book/ruff.toml); CI runs it before make test
+# All create or reuse the virtual environment .venv from requirements.txt.
 
 PYTHON ?= python3.11
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test test-perturbed env notebooks bench clean
+.PHONY: book test test-perturbed lint env notebooks bench clean
 
 # One BLAS thread: multithreaded reductions can round differently from run to
 # run, and nbval compares every printed digit.
@@ -33,6 +36,12 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 	$(BIN)/python .ci/perturbed.py book
 	$(BIN)/jupyter-book build . -W -n --keep-going
+
+LINTED := recmetrics tests benchmarks .ci
+lint: $(STAMP)
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/ruff check book
 
 # Strict nbval of every chapter, a second time, with different arithmetic:
 # NumPy's run-time SIMD targets disabled (NPY_DISABLE_CPU_FEATURES, the list

@@ -1,6 +1,6 @@
-"""Run pytest (by default: strict nbval of every chapter) in a perturbed
-numerical environment, to prove that the book's printed numbers do not depend
-on the processor.
+"""Run pytest (by default: strict nbval of every chapter) with perturbed arithmetic.
+
+This proves that the book's printed numbers do not depend on the processor.
 
 Usage: python .ci/perturbed.py [pytest arguments]     (default: book)
 
@@ -31,6 +31,7 @@ OpenBLAS library loaded reports the forced core type (threadpoolctl), and
 numba's code generator targets "generic" with no features, and emits no
 AVX/AVX-512 (ymm/zmm) instructions. Any failure aborts with a message.
 """
+
 from __future__ import annotations
 
 import json
@@ -107,8 +108,14 @@ def _coretype(native):
 
 def main(args):
     base = dict(os.environ)
-    for key in ("NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES", "OPENBLAS_CORETYPE",
-                "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES", "NUMBA_CACHE_DIR"):
+    for key in (
+        "NPY_DISABLE_CPU_FEATURES",
+        "NPY_ENABLE_CPU_FEATURES",
+        "OPENBLAS_CORETYPE",
+        "NUMBA_CPU_NAME",
+        "NUMBA_CPU_FEATURES",
+        "NUMBA_CACHE_DIR",
+    ):
         base.pop(key, None)
     native = probe(base)
 
@@ -145,18 +152,25 @@ def main(args):
             sys.exit("perturbed run: settings did not take effect: " + "; ".join(problems))
         native_numba = native["numba"]["cpu"] if native["numba"] else "absent"
         print("perturbed numerical environment (each setting checked in a fresh interpreter):")
-        print(f"  NPY_DISABLE_CPU_FEATURES={env.get('NPY_DISABLE_CPU_FEATURES', '')!r}"
-              f"  (NumPy {native['numpy']} dispatches {native['dispatch']}; "
-              f"now found: {got['available'] or 'none'})")
+        print(
+            f"  NPY_DISABLE_CPU_FEATURES={env.get('NPY_DISABLE_CPU_FEATURES', '')!r}"
+            f"  (NumPy {native['numpy']} dispatches {native['dispatch']}; "
+            f"now found: {got['available'] or 'none'})"
+        )
         shown = coretype or "(not set: no OpenBLAS, or no older kernel known)"
         print(f"  OPENBLAS_CORETYPE={shown}  (native {native['openblas']}, now {got['openblas']})")
-        print(f"  NUMBA_CPU_NAME=generic  (native {native_numba!r}; now cpu={nb and nb['cpu']!r}, "
-              f"features={nb and nb['features']!r}, no ymm/zmm: {nb and not nb['wide_registers']})")
+        print(
+            f"  NUMBA_CPU_NAME=generic  (native {native_numba!r}; now cpu={nb and nb['cpu']!r}, "
+            f"features={nb and nb['features']!r}, no ymm/zmm: {nb and not nb['wide_registers']})"
+        )
         print(f"  NUMBA_CACHE_DIR={cache}", flush=True)
         start = time.perf_counter()
         res = subprocess.run([sys.executable, "-m", "pytest", *(args or ["book"])], env=env)
-        print(f"perturbed run: pytest exited with {res.returncode} "
-              f"after {time.perf_counter() - start:.0f} s", flush=True)
+        print(
+            f"perturbed run: pytest exited with {res.returncode} "
+            f"after {time.perf_counter() - start:.0f} s",
+            flush=True,
+        )
         return res.returncode
     finally:
         shutil.rmtree(cache, ignore_errors=True)

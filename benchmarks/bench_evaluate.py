@@ -9,13 +9,14 @@ timing assertions anywhere); results are saved to
 
 Run: ``.venv/bin/python benchmarks/bench_evaluate.py [--users 10000] [--items 100]``
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 import platform
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +38,9 @@ def best_of(fn, repeat):
 def make_data(n_users, n_items, seed=0):
     rng = np.random.default_rng(seed)
     y_true = (rng.random((n_users, n_items)) < 0.05).astype(float)
-    y_true[np.arange(n_users), rng.integers(0, n_items, n_users)] = 1.0  # every user has a relevant item
+    y_true[np.arange(n_users), rng.integers(0, n_items, n_users)] = (
+        1.0  # every user has a relevant item
+    )
     y_score = rng.random((n_users, n_items))
     return y_true, y_score
 
@@ -48,14 +51,14 @@ def run_recmetrics(y_true, y_score):
 
 
 def to_dicts(y_true, y_score):
-    """The nested dicts pytrec_eval and ranx take: qrels {query: {doc: grade}}, run {query: {doc: score}}."""
+    """The nested dicts of pytrec_eval and ranx: qrels {q: {doc: grade}}, run {q: {doc: score}}."""
     docs = [f"d{j:06d}" for j in range(y_true.shape[1])]
     qrels, run = {}, {}
     for u in range(y_true.shape[0]):
         q = f"q{u:06d}"
         rel = np.flatnonzero(y_true[u] > 0)
         qrels[q] = {docs[j]: int(y_true[u, j]) for j in rel}
-        run[q] = dict(zip(docs, y_score[u].tolist()))
+        run[q] = dict(zip(docs, y_score[u].tolist(), strict=False))
     return qrels, run
 
 
@@ -63,7 +66,9 @@ def run_pytrec_eval(y_true, y_score):
     import pytrec_eval
 
     qrels, run = to_dicts(y_true, y_score)
-    ev = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "map_cut.10", "P.10", "recall.10", "recip_rank"})
+    ev = pytrec_eval.RelevanceEvaluator(
+        qrels, {"ndcg_cut.10", "map_cut.10", "P.10", "recall.10", "recip_rank"}
+    )
     res = ev.evaluate(run)
     return np.array([res[f"q{u:06d}"]["ndcg_cut_10"] for u in range(y_true.shape[0])])
 
@@ -121,11 +126,18 @@ def main():
         print(f"{name:30s} {v:.2e}")
     result = {
         "benchmark": "evaluate",
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                    "processor": platform.processor(), "cpus": __import__("os").cpu_count()},
-        "users": args.users, "items": args.items, "repeat": args.repeat,
-        "seconds": rows, "ratio_to_recmetrics": {k: v / t_rm for k, v in rows.items()},
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "processor": platform.processor(),
+            "cpus": __import__("os").cpu_count(),
+        },
+        "users": args.users,
+        "items": args.items,
+        "repeat": args.repeat,
+        "seconds": rows,
+        "ratio_to_recmetrics": {k: v / t_rm for k, v in rows.items()},
         "agreement": agree,
     }
     Path(args.save).parent.mkdir(parents=True, exist_ok=True)

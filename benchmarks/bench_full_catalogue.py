@@ -19,6 +19,7 @@ to ``benchmarks/results/full_catalogue.json``.
 
 Run: ``.venv/bin/python benchmarks/bench_full_catalogue.py [--users 20000] [--items 20000]``
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,7 +29,7 @@ import platform
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -43,13 +44,17 @@ def make_data(n_users, n_items, n_rel=10, n_mask=50, seed=0):
     rng = np.random.default_rng(seed)
     S = rng.random((n_users, n_items), dtype=np.float32)
     rows = np.repeat(np.arange(n_users), n_rel)
-    T = sp.csr_array((np.ones(rows.shape[0]), (rows, rng.integers(0, n_items, rows.shape[0]))),
-                     shape=(n_users, n_items))
+    T = sp.csr_array(
+        (np.ones(rows.shape[0]), (rows, rng.integers(0, n_items, rows.shape[0]))),
+        shape=(n_users, n_items),
+    )
     T.sum_duplicates()
     T.data[:] = 1.0
     mrows = np.repeat(np.arange(n_users), n_mask)
-    M = sp.csr_array((np.ones(mrows.shape[0], dtype=bool), (mrows, rng.integers(0, n_items, mrows.shape[0]))),
-                     shape=(n_users, n_items))
+    M = sp.csr_array(
+        (np.ones(mrows.shape[0], dtype=bool), (mrows, rng.integers(0, n_items, mrows.shape[0]))),
+        shape=(n_users, n_items),
+    )
     M.sum_duplicates()
     return T, S, M
 
@@ -75,16 +80,26 @@ def run_b(n_users, n_items, repeat):
     sub = slice(0, min(n_users, 500))
     Ts, Ss = T[sub], S[sub]
     top_s = np.argpartition(Ss, -10, axis=1)[:, -10:]
-    p_arg = np.asarray(Ts.toarray()[np.arange(Ts.shape[0])[:, None], top_s].sum(axis=1) / 10.0).ravel()
+    p_arg = np.asarray(
+        Ts.toarray()[np.arange(Ts.shape[0])[:, None], top_s].sum(axis=1) / 10.0
+    ).ravel()
     p_ours = rm.precision(Ts, Ss, k=10, per_user=True)
     return {
-        "users": n_users, "items": n_items, "dtype": "float32",
-        "seconds": {"floor S.max(axis=1)": t_floor, "np.argpartition top-10": t_argp,
-                    "recmetrics from_scores": t_rank, "recmetrics evaluate (6 metrics)": t_metrics,
-                    "recmetrics total": t_ours},
+        "users": n_users,
+        "items": n_items,
+        "dtype": "float32",
+        "seconds": {
+            "floor S.max(axis=1)": t_floor,
+            "np.argpartition top-10": t_argp,
+            "recmetrics from_scores": t_rank,
+            "recmetrics evaluate (6 metrics)": t_metrics,
+            "recmetrics total": t_ours,
+        },
         "ratio recmetrics/floor": t_ours / t_floor,
         "speed-up over argpartition": t_argp / t_ours,
-        "max |P@10 - argpartition P@10| (500 users, no mask)": float(np.max(np.abs(p_arg - p_ours))),
+        "max |P@10 - argpartition P@10| (500 users, no mask)": float(
+            np.max(np.abs(p_arg - p_ours))
+        ),
         "means": {k: float(v) for k, v in res.items()},
     }
 
@@ -120,9 +135,17 @@ def child(n_users, n_items):
     done.set()
     th.join()
     peak[0] = max(peak[0], _rss_mb())
-    print(json.dumps({"users": n_users, "items": n_items,
-                      "input MB": (S.nbytes + T.data.nbytes + T.indices.nbytes + M.indices.nbytes) / 2**20,
-                      "extra peak MB": peak[0] - base}))
+    print(
+        json.dumps(
+            {
+                "users": n_users,
+                "items": n_items,
+                "input MB": (S.nbytes + T.data.nbytes + T.indices.nbytes + M.indices.nbytes)
+                / 2**20,
+                "extra peak MB": peak[0] - base,
+            }
+        )
+    )
 
 
 def main():
@@ -132,9 +155,14 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--memory-users", type=int, nargs="*", default=[2_500, 5_000, 10_000, 20_000])
     ap.add_argument("--child", type=int, nargs=2, help=argparse.SUPPRESS)
-    ap.add_argument("--only-memory", action="store_true",
-                    help="re-measure (d) only, keeping (b) from the saved results")
-    ap.add_argument("--save", default=str(Path(__file__).with_name("results") / "full_catalogue.json"))
+    ap.add_argument(
+        "--only-memory",
+        action="store_true",
+        help="re-measure (d) only, keeping (b) from the saved results",
+    )
+    ap.add_argument(
+        "--save", default=str(Path(__file__).with_name("results") / "full_catalogue.json")
+    )
     args = ap.parse_args()
     if args.child:
         child(*args.child)
@@ -148,21 +176,34 @@ def main():
         print(f"  {name:36s} {t:8.3f} s")
     print(f"  recmetrics / floor              {b['ratio recmetrics/floor']:8.1f} x")
     print(f"  speed-up over np.argpartition   {b['speed-up over argpartition']:8.1f} x")
-    print(f"  agreement with argpartition P@10: {b['max |P@10 - argpartition P@10| (500 users, no mask)']:.1e}")
+    agreement = b["max |P@10 - argpartition P@10| (500 users, no mask)"]
+    print(f"  agreement with argpartition P@10: {agreement:.1e}")
     d = []
     for u in args.memory_users:
-        out = subprocess.run([sys.executable, __file__, "--child", str(u), str(args.items)],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", str(u), str(args.items)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         d.append(json.loads(out.stdout.strip().splitlines()[-1]))
     print(f"(d) peak memory beyond the inputs, {args.items} items")
     for row in d:
-        print(f"  {row['users']:7d} users: inputs {row['input MB']:8.0f} MB, extra peak {row['extra peak MB']:7.0f} MB")
+        print(
+            f"  {row['users']:7d} users: inputs {row['input MB']:8.0f} MB, "
+            f"extra peak {row['extra peak MB']:7.0f} MB"
+        )
     result = {
         "benchmark": "full_catalogue",
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                    "cpus": os.cpu_count(), "numba": rm._kernels.HAVE_NUMBA},
-        "b": b, "d": d,
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "numba": rm._kernels.HAVE_NUMBA,
+        },
+        "b": b,
+        "d": d,
     }
     Path(args.save).parent.mkdir(parents=True, exist_ok=True)
     Path(args.save).write_text(json.dumps(result, indent=2) + "\n")

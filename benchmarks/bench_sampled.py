@@ -20,6 +20,7 @@ Run: ``.venv/bin/python benchmarks/bench_sampled.py [--repeat 3]``
 OpenBLAS threads competing for the same cores; set OPENBLAS_NUM_THREADS=1 on
 a busy machine).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,7 +29,7 @@ import os
 import platform
 import time
 import warnings
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -65,24 +66,55 @@ def main():
     for m in (100, 1000):
         for metric in ("ndcg@10", "ap"):
             for n in (10**4, 10**5, 10**6):
-                t = best_of(lambda: rm.correction(n, m, metric, solver="quadrature"), args.repeat)
-                t_metric = best_of(lambda: rm.metric_function(metric, n)(np.arange(1, n + 1)), args.repeat)
-                rows.append({"n": n, "m": m, "metric": metric, "solver": "quadrature",
-                             "seconds": t, "metric_values_seconds": t_metric})
-                print(f"n={n:>9,} m={m:>5} {metric:>8}: {t:7.3f} s  (metric values at every rank: {t_metric:6.3f} s)",
-                      flush=True)
+                t = best_of(
+                    lambda n=n, m=m, metric=metric: rm.correction(
+                        n, m, metric, solver="quadrature"
+                    ),
+                    args.repeat,
+                )
+                t_metric = best_of(
+                    lambda n=n, metric=metric: rm.metric_function(metric, n)(np.arange(1, n + 1)),
+                    args.repeat,
+                )
+                rows.append(
+                    {
+                        "n": n,
+                        "m": m,
+                        "metric": metric,
+                        "solver": "quadrature",
+                        "seconds": t,
+                        "metric_values_seconds": t_metric,
+                    }
+                )
+                print(
+                    f"n={n:>9,} m={m:>5} {metric:>8}: {t:7.3f} s  (metric values at every rank: "
+                    f"{t_metric:6.3f} s)",
+                    flush=True,
+                )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", rm.IllConditionedCorrectionWarning)
         t_dense = best_of(lambda: rm.correction(10**4, 100, "ap", solver="dense"), args.repeat)
-    rows.append({"n": 10**4, "m": 100, "metric": "ap", "solver": "dense", "seconds": t_dense,
-                 "metric_values_seconds": None})
+    rows.append(
+        {
+            "n": 10**4,
+            "m": 100,
+            "metric": "ap",
+            "solver": "dense",
+            "seconds": t_dense,
+            "metric_values_seconds": None,
+        }
+    )
 
     print("\n| m | metric | n = 10^4 | n = 10^5 | n = 10^6 | exponent a (10^5 -> 10^6) |")
     print("|---|---|---|---|---|---|")
     exponents = {}
     for m in (100, 1000):
         for metric in ("ndcg@10", "ap"):
-            ts = [r["seconds"] for r in rows if r["m"] == m and r["metric"] == metric and r["solver"] == "quadrature"]
+            ts = [
+                r["seconds"]
+                for r in rows
+                if r["m"] == m and r["metric"] == metric and r["solver"] == "quadrature"
+            ]
             a = float(np.log(ts[2] / ts[1]) / np.log(10.0))
             exponents[f"{metric}, m={m}"] = a
             print(f"| {m} | {metric} | {ts[0]:.3f} s | {ts[1]:.3f} s | {ts[2]:.3f} s | {a:.2f} |")
@@ -90,7 +122,7 @@ def main():
 
     result = {
         "benchmark": "recmetrics.correction (bias_variance, gamma=0.01, binomial, uniform prior)",
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {
             "platform": platform.platform(),
             "cpu": cpu_model(),

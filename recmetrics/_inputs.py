@@ -1,4 +1,7 @@
-"""What the arguments of a metric mean, read from their types; the one entry to the ranking builders."""
+"""What the arguments of a metric mean, read from their types.
+
+The one entry from the metric functions to the ranking builders.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from ._validation import (
     as_numeric_array,
     check_choice,
 )
-from .ranking import Ranking, TIE_POLICIES, from_gains, from_lists, from_ranks, from_scores
+from .ranking import TIE_POLICIES, Ranking, from_gains, from_lists, from_ranks, from_scores
 
 
 # --------------------------------------------------------------------------
@@ -39,7 +42,9 @@ def input_form(a=None, b=None, ranks=None) -> str:
     if b is None:
         return "gains"
     if _is_relevant_collection(b) or (
-        _is_listlike(b) and not isinstance(b, np.ndarray) and len(b) > 0
+        _is_listlike(b)
+        and not isinstance(b, np.ndarray)
+        and len(b) > 0
         and any(_is_relevant_collection(x) for x in b)
     ):
         return "lists"
@@ -89,29 +94,45 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties=None
     ties = "expected" if ties is None else ties
     if ranks is not None:
         if a is not None or b is not None:
-            raise TypeError("pass either ranks= or (y_true, y_score) / (recommended, relevant), not both")
+            raise TypeError(
+                "pass either ranks= or (y_true, y_score) / (recommended, relevant), not both"
+            )
         _check_not_given("mask", mask, "ranks are already computed without the excluded items")
         return from_ranks(ranks, n_items=n_items), False
     if a is None:
-        raise TypeError("no input given: pass gains, (recommended, relevant), (y_true, y_score) or ranks=")
+        raise TypeError(
+            "no input given: pass gains, (recommended, relevant), (y_true, y_score) or ranks="
+        )
     if b is None:
-        if sp.issparse(a) or (_is_listlike(a) and len(a) > 0 and _is_listlike(a[0])) or (
-            isinstance(a, np.ndarray) and a.ndim == 2
+        if (
+            sp.issparse(a)
+            or (_is_listlike(a) and len(a) > 0 and _is_listlike(a[0]))
+            or (isinstance(a, np.ndarray) and a.ndim == 2)
         ):
-            raise TypeError("y_score is missing: a 2-D y_true needs a score matrix of the same shape")
-        _check_not_given("mask", mask, "a list of gains has no excluded items (mask needs score matrices)")
+            raise TypeError(
+                "y_score is missing: a 2-D y_true needs a score matrix of the same shape"
+            )
+        _check_not_given(
+            "mask", mask, "a list of gains has no excluded items (mask needs score matrices)"
+        )
         _check_not_given("n_items", n_items, "a list of gains is its own catalogue")
         return from_gains(a), True
     if _is_relevant_collection(b):
         # one user's ranked list and set/dict of relevant items
-        _check_not_given("mask", mask, "mask needs score matrices; remove excluded items from the list")
+        _check_not_given(
+            "mask", mask, "mask needs score matrices; remove excluded items from the list"
+        )
         if not _is_listlike(a):
             raise TypeError(
-                f"recommended must be an ordered sequence of item ids (best first), got {type(a).__name__}"
+                "recommended must be an ordered sequence of item ids (best first), got "
+                f"{type(a).__name__}"
             )
         return from_lists([a], [b], n_items=n_items), True
-    if _is_listlike(b) and not isinstance(b, np.ndarray) and len(b) > 0 and any(
-        _is_relevant_collection(x) for x in b
+    if (
+        _is_listlike(b)
+        and not isinstance(b, np.ndarray)
+        and len(b) > 0
+        and any(_is_relevant_collection(x) for x in b)
     ):
         bad = next((i for i, x in enumerate(b) if not _is_relevant_collection(x)), None)
         if bad is not None:
@@ -119,39 +140,53 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties=None
                 "relevant must hold one set or dict of relevant items per user; "
                 f"relevant[{bad}] is a {type(b[bad]).__name__}"
             )
-        _check_not_given("mask", mask, "mask needs score matrices; remove excluded items from the lists")
+        _check_not_given(
+            "mask", mask, "mask needs score matrices; remove excluded items from the lists"
+        )
         if not _is_listlike(a):
-            raise TypeError(f"recommended must be a sequence of ranked lists, got {type(a).__name__}")
+            raise TypeError(
+                f"recommended must be a sequence of ranked lists, got {type(a).__name__}"
+            )
         return from_lists(a, b, n_items=n_items), False
     # any other pair: y_true and y_score, as in scikit-learn
     _check_not_given(
-        "n_items", n_items,
-        "with (y_true, y_score) the catalogue is the columns of the matrices (use mask= to exclude items)",
+        "n_items",
+        n_items,
+        "with (y_true, y_score) the catalogue is the columns of the matrices (use mask= to "
+        "exclude items)",
     )
     if sp.issparse(b):
-        raise TypeError("y_score must be a dense array (scores for every item), got a scipy.sparse matrix")
+        raise TypeError(
+            "y_score must be a dense array (scores for every item), got a scipy.sparse matrix"
+        )
     if not sp.issparse(a) and not _is_listlike(a):
         raise TypeError(
-            f"y_true must be an array-like of gains (or the ranked list of a (recommended, relevant) pair "
+            "y_true must be an array-like of gains (or the ranked list of a (recommended, "
+            "relevant) pair "
             f"whose relevant items are a set or dict), got {type(a).__name__}"
         )
     if not _is_listlike(b):
         raise TypeError(
-            "the second argument must be y_score (an array-like of scores), a set or dict of relevant "
+            "the second argument must be y_score (an array-like of scores), a set or dict of "
+            "relevant "
             f"items, or a list of them; got {type(b).__name__}"
         )
     one_user = not sp.issparse(a) and _ndim(a, "y_true") == 1
     if not sp.issparse(a) and np.shape(a) != np.shape(b):
         raise ValueError(
-            f"y_true and y_score must have the same shape, got {np.shape(a)} and {np.shape(b)}" + _IDS_HINT
+            f"y_true and y_score must have the same shape, got {np.shape(a)} and {np.shape(b)}"
+            + _IDS_HINT
         )
     if one_user:
         if _ndim(b, "y_score") != 1:
-            raise ValueError("y_true is 1-D (one user) but y_score is not; give both as 1-D or both as 2-D")
+            raise ValueError(
+                "y_true is 1-D (one user) but y_score is not; give both as 1-D or both as 2-D"
+            )
         if mask is not None:
             mask = _as_row(mask, "mask")
-        return from_scores(_as_row(a, "y_true"), _as_row(b, "y_score"), mask=mask, ties=ties,
-                           progress=progress), True
+        return from_scores(
+            _as_row(a, "y_true"), _as_row(b, "y_score"), mask=mask, ties=ties, progress=progress
+        ), True
     return from_scores(a, b, mask=mask, ties=ties, progress=progress), False
 
 
@@ -169,12 +204,14 @@ def _ndim(x, name):
         try:
             arr = np.asarray(x)
         except ValueError:
-            raise ValueError(f"{name} must be a rectangular array of numbers, got a ragged sequence"
-                             + _IDS_HINT) from None
+            raise ValueError(
+                f"{name} must be a rectangular array of numbers, got a ragged sequence" + _IDS_HINT
+            ) from None
     if arr.dtype == object:
         if arr.ndim >= 1 and arr.size and any(_is_listlike(v) for v in arr.ravel()[:1]):
-            raise ValueError(f"{name} must be a rectangular array of numbers, got a ragged sequence"
-                             + _IDS_HINT)
+            raise ValueError(
+                f"{name} must be a rectangular array of numbers, got a ragged sequence" + _IDS_HINT
+            )
     elif arr.dtype.kind not in "iufb":
         raise TypeError(f"{name} must contain numbers, got dtype {arr.dtype}" + _IDS_HINT)
     if arr.size == 0:

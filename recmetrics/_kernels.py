@@ -20,6 +20,7 @@ pass over the scores. With numba (pinned in the book's environment) the rows
 run compiled and in parallel; without it a chunked NumPy version with the
 same results is used.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -40,7 +41,9 @@ __all__ = ["CHUNK_CELLS", "HAVE_NUMBA", "count_above", "first_bad_value"]
 CHUNK_CELLS = 4_000_000
 
 
-def _count_above_numpy(S, rows, row_ptr, rel_cols, mask_ptr, mask_idx, want_after, chunk_cells=None):
+def _count_above_numpy(
+    S, rows, row_ptr, rel_cols, mask_ptr, mask_idx, want_after, chunk_cells=None
+):
     """Reference implementation: compare each entry with its whole row (chunked)."""
     nnz = rel_cols.shape[0]
     n_cols = S.shape[1]
@@ -57,7 +60,7 @@ def _count_above_numpy(S, rows, row_ptr, rel_cols, mask_ptr, mask_idx, want_afte
         valid = np.ones(block.shape, dtype=bool)
         if mask_ptr is not None:
             for i, u in enumerate(uu):
-                valid[i, mask_idx[mask_ptr[u]:mask_ptr[u + 1]]] = False
+                valid[i, mask_idx[mask_ptr[u] : mask_ptr[u + 1]]] = False
         sv = S[uu, rel_cols[lo:hi]][:, None]
         greater[lo:hi] = np.count_nonzero((block > sv) & valid, axis=1)
         eq = (block == sv) & valid
@@ -94,7 +97,7 @@ if HAVE_NUMBA:
         for i in range(m):
             vals[i] = x_row[rel_c[i]]
         order = np.argsort(-vals, kind="mergesort")
-        sv = vals[order]          # decreasing
+        sv = vals[order]  # decreasing
         low = sv[m - 1]
         above = np.zeros(m + 1, dtype=np.int64)
         eqc = np.zeros(m, dtype=np.int64)
@@ -102,7 +105,7 @@ if HAVE_NUMBA:
             x = x_row[c]
             if x < low:
                 continue
-            lo_, hi_ = 0, m          # first j with sv[j] < x
+            lo_, hi_ = 0, m  # first j with sv[j] < x
             while lo_ < hi_:
                 mid = (lo_ + hi_) >> 1
                 if sv[mid] < x:
@@ -111,7 +114,7 @@ if HAVE_NUMBA:
                     lo_ = mid + 1
             above[lo_] += 1
             if lo_ > 0 and sv[lo_ - 1] == x:
-                eqc[lo_ - 1] += 1     # recorded at the last index of the run of equal values
+                eqc[lo_ - 1] += 1  # recorded at the last index of the run of equal values
         run = 0
         j = 0
         while j < m:
@@ -161,7 +164,9 @@ if HAVE_NUMBA:
     def _make_row_loop(parallel):
         rng = numba.prange if parallel else range
 
-        def loop(S, rows, row_ptr, rel_cols, mask_ptr, mask_idx, has_mask, want_after):  # pragma: no cover
+        def loop(
+            S, rows, row_ptr, rel_cols, mask_ptr, mask_idx, has_mask, want_after
+        ):  # pragma: no cover
             nnz = rel_cols.shape[0]
             greater = np.zeros(nnz, dtype=np.int64)
             equal = np.zeros(nnz, dtype=np.int64)
@@ -172,12 +177,16 @@ if HAVE_NUMBA:
                 a, b = row_ptr[i], row_ptr[i + 1]
                 if b == a:
                     continue
-                masked = mask_idx[mask_ptr[u]:mask_ptr[u + 1]] if has_mask else empty
-                _row_counts(S[u], rel_cols[a:b], masked, want_after, greater[a:b], equal[a:b], after[a:b])
+                masked = mask_idx[mask_ptr[u] : mask_ptr[u + 1]] if has_mask else empty
+                _row_counts(
+                    S[u], rel_cols[a:b], masked, want_after, greater[a:b], equal[a:b], after[a:b]
+                )
             return greater, equal, after
 
         # distinct names, so that numba's on-disk cache keeps the two apart
-        loop.__name__ = loop.__qualname__ = "count_rows_parallel" if parallel else "count_rows_serial"
+        loop.__name__ = loop.__qualname__ = (
+            "count_rows_parallel" if parallel else "count_rows_serial"
+        )
         return numba.njit(parallel=parallel, cache=True)(loop)
 
     def _make_bad_rows(parallel):
@@ -196,7 +205,9 @@ if HAVE_NUMBA:
                 bad[u] = cnt > 0
             return bad
 
-        bad_rows.__name__ = bad_rows.__qualname__ = "bad_rows_parallel" if parallel else "bad_rows_serial"
+        bad_rows.__name__ = bad_rows.__qualname__ = (
+            "bad_rows_parallel" if parallel else "bad_rows_serial"
+        )
         return numba.njit(parallel=parallel, cache=True)(bad_rows)
 
     # Starting the thread pool costs tens of milliseconds per call on a small
@@ -247,7 +258,7 @@ def first_bad_value(S, chunk_rows=1024):
         u = int(np.argmax(bad))
         return u, int(np.argmax(~np.isfinite(S[u])))
     for lo in range(0, S.shape[0], chunk_rows):
-        block = S[lo:lo + chunk_rows]
+        block = S[lo : lo + chunk_rows]
         nf = ~np.isfinite(block)
         if nf.any():
             u, c = np.unravel_index(int(np.argmax(nf)), nf.shape)

@@ -1,8 +1,10 @@
-"""Machinery shared by the metric functions: cutoff windows, expected sums over tie groups,
-the no-relevant-items policies and the mean over users."""
+"""Machinery shared by the metric functions.
+
+Cutoff windows, expected sums over tie groups, the no-relevant-items policies
+and the mean over users.
+"""
 
 from __future__ import annotations
-
 
 import numpy as np
 
@@ -11,7 +13,6 @@ from ._validation import (
     check_choice,
 )
 from .ranking import Ranking
-
 
 # --------------------------------------------------------------------------
 # shared machinery of the metric functions

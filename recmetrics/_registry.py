@@ -63,47 +63,106 @@ REGISTRY: dict[str, MetricSpec] = {
     spec.name: spec
     for spec in (
         MetricSpec(
-            "precision", precision, aliases=("p", "prec"), rank_cutoff_required=True,
-            presets={"trec_eval": "k", "ranx": "both", "torchmetrics": "both", "recbole": "k",
-                     "recommenders": "k", "spark": "k", "rectools": "k", "lenskit": "both"},
-        ),
-        MetricSpec(
-            "recall", recall, aliases=("r",), keywords=("recall_denominator",),
+            "precision",
+            precision,
+            aliases=("p", "prec"),
             rank_cutoff_required=True,
-            presets={"trec_eval": "k", "ranx": "both", "torchmetrics": "both", "recbole": "k",
-                     "recommenders": "k", "spark": "k", "rectools": "k", "lenskit": "both"},
+            presets={
+                "trec_eval": "k",
+                "ranx": "both",
+                "torchmetrics": "both",
+                "recbole": "k",
+                "recommenders": "k",
+                "spark": "k",
+                "rectools": "k",
+                "lenskit": "both",
+            },
         ),
         MetricSpec(
-            "f1", f1, aliases=("f1_score",), rank_cutoff_required=True,
+            "recall",
+            recall,
+            aliases=("r",),
+            keywords=("recall_denominator",),
+            rank_cutoff_required=True,
+            presets={
+                "trec_eval": "k",
+                "ranx": "both",
+                "torchmetrics": "both",
+                "recbole": "k",
+                "recommenders": "k",
+                "spark": "k",
+                "rectools": "k",
+                "lenskit": "both",
+            },
+        ),
+        MetricSpec(
+            "f1",
+            f1,
+            aliases=("f1_score",),
+            rank_cutoff_required=True,
             presets={"ranx": "both", "rectools": "k"},
         ),
         MetricSpec(
-            "hr", hit_ratio, aliases=("hit_ratio", "hit", "hitrate", "hit_rate"),
+            "hr",
+            hit_ratio,
+            aliases=("hit_ratio", "hit", "hitrate", "hit_rate"),
             rank_cutoff_required=True,
             presets={"ranx": "both", "recbole": "k", "rectools": "k", "lenskit": "both"},
         ),
         MetricSpec("arhr", arhr),
         MetricSpec(
-            "mrr", reciprocal_rank, aliases=("rr", "recip_rank", "reciprocal_rank"),
-            presets={"trec_eval": "none", "ranx": "both", "torchmetrics": "both", "recbole": "k",
-                     "rectools": "k", "lenskit": "both"},
+            "mrr",
+            reciprocal_rank,
+            aliases=("rr", "recip_rank", "reciprocal_rank"),
+            presets={
+                "trec_eval": "none",
+                "ranx": "both",
+                "torchmetrics": "both",
+                "recbole": "k",
+                "rectools": "k",
+                "lenskit": "both",
+            },
         ),
         MetricSpec(
-            "map", average_precision, aliases=("ap", "average_precision"),
+            "map",
+            average_precision,
+            aliases=("ap", "average_precision"),
             keywords=("ap_denominator", "ap_ties"),
-            presets={"trec_eval": "both", "sklearn": "none", "ranx": "both", "torchmetrics": "both",
-                     "recbole": "k", "recommenders": "k", "spark": "both", "rectools": "k",
-                     "lenskit": "both"},
+            presets={
+                "trec_eval": "both",
+                "sklearn": "none",
+                "ranx": "both",
+                "torchmetrics": "both",
+                "recbole": "k",
+                "recommenders": "k",
+                "spark": "both",
+                "rectools": "k",
+                "lenskit": "both",
+            },
         ),
         MetricSpec(
-            "ndcg", ndcg, keywords=("gain", "idcg", "log_base", "discount"),
-            presets={"trec_eval": "both", "sklearn": "both", "ranx": "both", "torchmetrics": "both",
-                     "recbole": "k", "recommenders": "k", "spark": "k", "rectools": "k",
-                     "lenskit": "both"},
+            "ndcg",
+            ndcg,
+            keywords=("gain", "idcg", "log_base", "discount"),
+            presets={
+                "trec_eval": "both",
+                "sklearn": "both",
+                "ranx": "both",
+                "torchmetrics": "both",
+                "recbole": "k",
+                "recommenders": "k",
+                "spark": "k",
+                "rectools": "k",
+                "lenskit": "both",
+            },
         ),
-        MetricSpec("dcg", dcg, keywords=("gain", "log_base", "discount"), presets={"sklearn": "both"}),
+        MetricSpec(
+            "dcg", dcg, keywords=("gain", "log_base", "discount"), presets={"sklearn": "both"}
+        ),
         MetricSpec("cg", cg, keywords=("gain",)),
-        MetricSpec("auc", auc, aliases=("roc_auc",), takes_cutoff=False, presets={"sklearn": "none"}),
+        MetricSpec(
+            "auc", auc, aliases=("roc_auc",), takes_cutoff=False, presets={"sklearn": "none"}
+        ),
     )
 }
 
@@ -146,7 +205,9 @@ def parse(name: str) -> tuple[MetricSpec, int | None]:
         raise TypeError(f"metric names must be strings like 'ndcg@10', got {name!r}")
     m = _NAME.match(name.lower())
     if not m:
-        raise ValueError(f"cannot read the metric name {name!r}; use forms like 'ndcg@10', 'map', 'auc'")
+        raise ValueError(
+            f"cannot read the metric name {name!r}; use forms like 'ndcg@10', 'map', 'auc'"
+        )
     base, k = m.group(1), m.group(2)
     try:
         spec = get(base)

@@ -5,6 +5,7 @@ Every check raises :class:`TypeError` (wrong kind of object) or
 argument and says what was wrong, so that a bad call never produces a silent
 wrong number or a traceback from deep inside NumPy.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -89,20 +90,28 @@ def as_numeric_array(
     if raw.dtype == object:
         # Mixed Python objects: accept only real numbers (not None, not strings).
         bad = next(
-            (v for v in raw.ravel() if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)),
+            (
+                v
+                for v in raw.ravel()
+                if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)
+            ),
             None,
         )
         if bad is not None or any(v is None for v in raw.ravel()):
             raise TypeError(
                 f"{name} must contain only numbers, found {bad!r} of type {_describe(bad)}"
             )
-        if any(isinstance(v, numbers.Integral) and abs(int(v)) > MAX_EXACT_INT for v in raw.ravel()):
+        if any(
+            isinstance(v, numbers.Integral) and abs(int(v)) > MAX_EXACT_INT for v in raw.ravel()
+        ):
             raise ValueError(
                 f"{name} holds integers beyond 2**53, which float64 cannot represent exactly"
             )
         raw = raw.astype(np.float64)
     if raw.dtype.kind == "b":
-        raise TypeError(f"{name} must contain numbers, got booleans; convert with .astype(int) if intended")
+        raise TypeError(
+            f"{name} must contain numbers, got booleans; convert with .astype(int) if intended"
+        )
     if raw.dtype.kind not in "iuf":
         raise TypeError(f"{name} must contain only numbers, got dtype {raw.dtype}")
     arr = raw.astype(dtype, copy=False)
@@ -130,9 +139,8 @@ def as_numeric_array(
         neg = arr < 0
         if neg.any():
             pos = _first_position(neg)
-            raise ValueError(
-                f"{name} must be non-negative, found {arr[np.unravel_index(np.argmax(neg), arr.shape)]!r} at {pos}"
-            )
+            first = arr[np.unravel_index(np.argmax(neg), arr.shape)]
+            raise ValueError(f"{name} must be non-negative, found {first!r} at {pos}")
     return arr
 
 
@@ -223,7 +231,7 @@ def check_unique_items(items: Sequence, name: str) -> None:
     >>> check_unique_items(["a", "b", "a"], "recommended")
     Traceback (most recent call last):
     ...
-    ValueError: recommended contains the item 'a' twice (positions 0 and 2); a ranked list must not repeat items
+    ValueError: recommended contains the item 'a' twice (positions 0 and 2); ...
     """
     seen: dict = {}
     for pos, item in enumerate(items):
@@ -265,11 +273,15 @@ def check_integers(arr: np.ndarray, name: str, *, minimum: int | None = None) ->
     """
     frac = arr != np.round(arr)
     if np.any(frac):
-        raise ValueError(f"{name} must be integers, found {arr[frac][0]!r} at {_first_position(frac)}")
+        raise ValueError(
+            f"{name} must be integers, found {arr[frac][0]!r} at {_first_position(frac)}"
+        )
     if minimum is not None:
         low = arr < minimum
         if np.any(low):
-            raise ValueError(f"{name} must be >= {minimum}, found {arr[low][0]:g} at {_first_position(low)}")
+            raise ValueError(
+                f"{name} must be >= {minimum}, found {arr[low][0]:g} at {_first_position(low)}"
+            )
     big = np.abs(arr) > MAX_EXACT_INT
     if np.any(big):
         raise ValueError(
@@ -279,13 +291,14 @@ def check_integers(arr: np.ndarray, name: str, *, minimum: int | None = None) ->
 
 
 def check_n_items(n_items, n_users: int) -> np.ndarray:
-    """Catalogue size, one shared integer or one per user, as a float array of length ``n_users``."""
+    """Catalogue size (one integer, or one per user) as a float array of length ``n_users``."""
     if isinstance(n_items, (bool, np.bool_)):
         raise TypeError(f"n_items must be a positive integer or one per user, got {n_items!r}")
     arr = as_numeric_array(n_items, "n_items", ndim=(0, 1))
     if arr.ndim == 1 and arr.shape[0] != n_users:
         raise ValueError(
-            f"n_items must be one integer or one per user: got {arr.shape[0]} values for {n_users} users"
+            f"n_items must be one integer or one per user: got {arr.shape[0]} values for "
+            f"{n_users} users"
         )
     check_integers(arr.reshape(-1), "n_items", minimum=1)
     return np.broadcast_to(arr, (n_users,)).astype(np.float64)

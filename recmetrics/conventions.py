@@ -13,9 +13,11 @@ is a named set of values of those keywords that reproduces one library:
 'min'
 >>> y_true = [[1, 0, 1, 1, 0, 0]]
 >>> y_score = [[0.9, 0.8, 0.7, 0.1, 0.2, 0.3]]
->>> rm.evaluate(y_true, y_score, ["map@2"], convention="trec_eval").round(4).tolist()   # (1/1) / |R|
+>>> # trec_eval: (1/1) / |R|
+>>> rm.evaluate(y_true, y_score, ["map@2"], convention="trec_eval").round(4).tolist()
 [0.3333]
->>> rm.evaluate(y_true, y_score, ["map@2"], convention="recbole").round(4).tolist()     # (1/1) / min(|R|, 2)
+>>> # RecBole: (1/1) / min(|R|, 2)
+>>> rm.evaluate(y_true, y_score, ["map@2"], convention="recbole").round(4).tolist()
 [0.5]
 
 How a preset combines with explicit keywords (see :func:`resolve`): the
@@ -37,6 +39,7 @@ no preset can reproduce it on tied scores: the preset then uses
 ``ties='expected'``, and it reproduces the library exactly on scores without
 ties.
 """
+
 from __future__ import annotations
 
 import math
@@ -70,8 +73,8 @@ CONVENTION_KEYWORDS = {
     "idcg": "min",
     "log_base": 2.0,
     "discount": "log",
-    "retrieve_nonpositive": None,   # None: True, every item is ranked
-    "score_dtype": None,            # None: the scores as given
+    "retrieve_nonpositive": None,  # None: True, every item is ranked
+    "score_dtype": None,  # None: the scores as given
 }
 
 # what the keywords left at None mean
@@ -81,12 +84,20 @@ _EFFECTIVE = dict(CONVENTION_KEYWORDS, retrieve_nonpositive=True)
 # the presets: how each library differs from the package's defaults
 # (CONVENTION_KEYWORDS); every other keyword is the default
 _DIFFERENCES = {
-    "trec_eval": {"ties": "trec_eval", "no_relevant": "zero", "ap_denominator": "relevant",
-                  "score_dtype": "float32"},
+    "trec_eval": {
+        "ties": "trec_eval",
+        "no_relevant": "zero",
+        "ap_denominator": "relevant",
+        "score_dtype": "float32",
+    },
     "sklearn": {"no_relevant": "zero", "ap_denominator": "relevant", "ap_ties": "group_end"},
     "ranx": {"ap_denominator": "relevant"},
-    "torchmetrics": {"no_relevant": "zero", "ap_denominator": "hits", "retrieve_nonpositive": False,
-                     "score_dtype": "float32"},
+    "torchmetrics": {
+        "no_relevant": "zero",
+        "ap_denominator": "hits",
+        "retrieve_nonpositive": False,
+        "score_dtype": "float32",
+    },
     "recbole": {"gain": "binary"},
     "recommenders": {"gain": "binary", "log_base": math.e},
     "spark": {"no_relevant": "zero", "gain": "binary", "log_base": math.e},
@@ -113,72 +124,100 @@ SUPPORTED = {name: _registry.supported_by(name) for name in PRESETS}
 # Library, version read, how it was checked, and what it does with ties.
 LIBRARIES = {
     "trec_eval": {
-        "library": "trec_eval (through pytrec_eval)", "version": "pytrec-eval-terrier 0.5.11",
+        "library": "trec_eval (through pytrec_eval)",
+        "version": "pytrec-eval-terrier 0.5.11",
         "checked": "run (tests)",
-        "ties": "document id in decreasing string order (our 'trec_eval' = higher column first with zero-padded ids)",
-        "notes": "scores compared in single precision; binary measures count grade >= 1 as relevant; "
-                 "a user absent from the qrels is left out, one judged with no relevant item scores 0",
+        "ties": "document id in decreasing string order (our 'trec_eval' = higher column first "
+        "with zero-padded ids)",
+        "notes": "scores compared in single precision; binary measures count grade >= 1 as "
+        "relevant; "
+        "a user absent from the qrels is left out, one judged with no relevant item scores 0",
     },
     "sklearn": {
-        "library": "scikit-learn", "version": "1.9.1", "checked": "run (tests)",
-        "ties": "NDCG: mean over the tied group (= 'expected'); AP: every relevant item of a tied group "
-                "gets the precision at the end of the group",
-        "notes": "no P@k, R@k, MRR or AP@k; average_precision_score needs average='samples' for a mean "
-                 "over users (its default averages over items); LRAP counts a user without relevant "
-                 "items as 1",
+        "library": "scikit-learn",
+        "version": "1.9.1",
+        "checked": "run (tests)",
+        "ties": "NDCG: mean over the tied group (= 'expected'); AP: every relevant item of a tied "
+        "group "
+        "gets the precision at the end of the group",
+        "notes": "no P@k, R@k, MRR or AP@k; average_precision_score needs average='samples' for a "
+        "mean "
+        "over users (its default averages over items); LRAP counts a user without relevant "
+        "items as 1",
     },
     "ranx": {
-        "library": "ranx", "version": "0.3.21", "checked": "run without ties (tests)",
+        "library": "ranx",
+        "version": "0.3.21",
+        "checked": "run without ties (tests)",
         "ties": "input order and an unstable argsort (not reproducible)",
         "notes": "queries without qrels are dropped with make_comparable=True; 'ndcg' is linear "
-                 "(Jarvelin), 'ndcg_burges' exponential",
+        "(Jarvelin), 'ndcg_burges' exponential",
     },
     "torchmetrics": {
-        "library": "torchmetrics", "version": "1.9.0", "checked": "source read",
-        "ties": "NDCG: mean over the tied group; P/R/AP/RR: order of torch.topk/argsort (unspecified)",
-        "notes": "P/R/AP/RR ignore relevant items scored <= 0 (since 1.7.4) and need binary targets; "
-                 "scores are cast to float32; empty_target_action='neg' (0) by default",
+        "library": "torchmetrics",
+        "version": "1.9.0",
+        "checked": "source read",
+        "ties": "NDCG: mean over the tied group; P/R/AP/RR: order of torch.topk/argsort "
+        "(unspecified)",
+        "notes": "P/R/AP/RR ignore relevant items scored <= 0 (since 1.7.4) and need binary "
+        "targets; "
+        "scores are cast to float32; empty_target_action='neg' (0) by default",
     },
     "recbole": {
-        "library": "RecBole", "version": "1.2.1", "checked": "source read",
+        "library": "RecBole",
+        "version": "1.2.1",
+        "checked": "source read",
         "ties": "order of torch.topk (unspecified)",
         "notes": "binary relevance only; users without test items are not evaluated; "
-                 "results rounded to 4 decimals (metric_decimal_place)",
+        "results rounded to 4 decimals (metric_decimal_place)",
     },
     "recommenders": {
-        "library": "Microsoft Recommenders (python_evaluation)", "version": "1.2.1", "checked": "source read",
+        "library": "Microsoft Recommenders (python_evaluation)",
+        "version": "1.2.1",
+        "checked": "source read",
         "ties": "stable sort: input row order",
-        "notes": "every row of rating_true is relevant; ndcg_at_k binary by default (score_type='raw' "
-                 "for linear gains), natural log; map() divides by |R|, map_at_k() by min(|R|, k); no MRR",
+        "notes": "every row of rating_true is relevant; ndcg_at_k binary by default "
+        "(score_type='raw' "
+        "for linear gains), natural log; map() divides by |R|, map_at_k() by min(|R|, k); no MRR",
     },
     "spark": {
-        "library": "Spark MLlib RankingMetrics", "version": "master (>= 3.4), read in apache/spark",
+        "library": "Spark MLlib RankingMetrics",
+        "version": "master (>= 3.4), read in apache/spark",
         "checked": "source read",
         "ties": "none: takes ranked lists",
-        "notes": "binary relevance from (prediction, labels) pairs; graded NDCG only from 3-tuples (since "
-                 "3.4.0, gain 2^rel - 1, ideal order = the labels as given); empty ground truth -> 0; no MRR",
+        "notes": "binary relevance from (prediction, labels) pairs; graded NDCG only from "
+        "3-tuples (since "
+        "3.4.0, gain 2^rel - 1, ideal order = the labels as given); empty ground truth -> 0; no "
+        "MRR",
     },
     "rectools": {
-        "library": "RecTools", "version": "0.19.0", "checked": "source read",
+        "library": "RecTools",
+        "version": "0.19.0",
+        "checked": "source read",
         "ties": "none: takes ranks (Columns.Rank) as given",
         "notes": "binary relevance; NDCG's IDCG over k positions unless divide_by_achievable=True; "
-                 "MAP divides by |R| unless divide_by_k=True; only users in the test interactions count",
+        "MAP divides by |R| unless divide_by_k=True; only users in the test interactions count",
     },
     "lenskit": {
-        "library": "LensKit", "version": "2025.8.1", "checked": "source read",
+        "library": "LensKit",
+        "version": "2025.8.1",
+        "checked": "source read",
         "ties": "order of its top-n selection (unspecified)",
         "notes": "discount 1/log2(max(rank, 2)); precision divides by the list length and AP by "
-                 "min(|R|, list length) when the list is shorter than k; NDCG and RR are NaN for users "
-                 "without test items (left out of the mean)",
+        "min(|R|, list length) when the list is shorter than k; NDCG and RR are NaN for users "
+        "without test items (left out of the mean)",
     },
 }
 
 # Source file and function behind each metric of each library.
 SOURCES = {
     "trec_eval": {
-        "precision": "m_P.c (P_k)", "recall": "m_recall.c (recall_k)",
-        "map": "m_map.c (map), m_map_cut.c (map_cut_k)", "ndcg": "m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut_k)",
-        "mrr": "m_recip_rank.c (recip_rank)", "ties": "form_res_rels.c: comp_sim_docno",
+        "precision": "m_P.c (P_k)",
+        "recall": "m_recall.c (recall_k)",
+        "map": "m_map.c (map), m_map_cut.c (map_cut_k)",
+        "ndcg": "m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut_k)",
+        "mrr": "m_recip_rank.c (recip_rank)",
+        "ties": "form_res_rels.c: comp_sim_docno",
     },
     "sklearn": {
         "ndcg": "sklearn/metrics/_ranking.py: ndcg_score, _tie_averaged_dcg",
@@ -187,8 +226,10 @@ SOURCES = {
         "auc": "sklearn/metrics/_ranking.py: roc_auc_score",
     },
     "ranx": {
-        "precision": "ranx/metrics/precision.py: _precision", "recall": "ranx/metrics/recall.py: _recall",
-        "f1": "ranx/metrics/f1.py: _f1", "hr": "ranx/metrics/hit_rate.py: _hit_rate",
+        "precision": "ranx/metrics/precision.py: _precision",
+        "recall": "ranx/metrics/recall.py: _recall",
+        "f1": "ranx/metrics/f1.py: _f1",
+        "hr": "ranx/metrics/hit_rate.py: _hit_rate",
         "mrr": "ranx/metrics/reciprocal_rank.py: _reciprocal_rank",
         "map": "ranx/metrics/average_precision.py: _average_precision",
         "ndcg": "ranx/metrics/ndcg.py: _dcg, _idcg, _ndcg",
@@ -197,10 +238,13 @@ SOURCES = {
     "torchmetrics": {
         "precision": "torchmetrics/functional/retrieval/precision.py: retrieval_precision",
         "recall": "torchmetrics/functional/retrieval/recall.py: retrieval_recall",
-        "map": "torchmetrics/functional/retrieval/average_precision.py: retrieval_average_precision",
-        "ndcg": "torchmetrics/functional/retrieval/ndcg.py: retrieval_normalized_dcg, _tie_average_dcg",
+        "map": "torchmetrics/functional/retrieval/average_precision.py: "
+        "retrieval_average_precision",
+        "ndcg": "torchmetrics/functional/retrieval/ndcg.py: retrieval_normalized_dcg, "
+        "_tie_average_dcg",
         "mrr": "torchmetrics/functional/retrieval/reciprocal_rank.py: retrieval_reciprocal_rank",
-        "no_relevant": "torchmetrics/retrieval/base.py: RetrievalMetric.compute (empty_target_action)",
+        "no_relevant": "torchmetrics/retrieval/base.py: RetrievalMetric.compute "
+        "(empty_target_action)",
     },
     "recbole": {
         "precision": "recbole/evaluator/metrics.py: Precision.metric_info",
@@ -221,18 +265,24 @@ SOURCES = {
     "spark": {
         "precision": "mllib/.../evaluation/RankingMetrics.scala: precisionAt",
         "recall": "mllib/.../evaluation/RankingMetrics.scala: recallAt",
-        "map": "mllib/.../evaluation/RankingMetrics.scala: meanAveragePrecisionAt, meanAveragePrecision",
+        "map": "mllib/.../evaluation/RankingMetrics.scala: meanAveragePrecisionAt, "
+        "meanAveragePrecision",
         "ndcg": "mllib/.../evaluation/RankingMetrics.scala: ndcgAt",
     },
     "rectools": {
-        "precision": "rectools/metrics/classification.py: Precision", "recall": "rectools/metrics/classification.py: Recall",
-        "f1": "rectools/metrics/classification.py: F1Beta", "hr": "rectools/metrics/classification.py: HitRate",
-        "mrr": "rectools/metrics/ranking.py: MRR", "map": "rectools/metrics/ranking.py: MAP",
+        "precision": "rectools/metrics/classification.py: Precision",
+        "recall": "rectools/metrics/classification.py: Recall",
+        "f1": "rectools/metrics/classification.py: F1Beta",
+        "hr": "rectools/metrics/classification.py: HitRate",
+        "mrr": "rectools/metrics/ranking.py: MRR",
+        "map": "rectools/metrics/ranking.py: MAP",
         "ndcg": "rectools/metrics/ranking.py: NDCG",
     },
     "lenskit": {
-        "precision": "lenskit/metrics/ranking/_pr.py: Precision", "recall": "lenskit/metrics/ranking/_pr.py: Recall",
-        "hr": "lenskit/metrics/ranking/_hit.py: Hit", "mrr": "lenskit/metrics/ranking/_recip.py: RecipRank",
+        "precision": "lenskit/metrics/ranking/_pr.py: Precision",
+        "recall": "lenskit/metrics/ranking/_pr.py: Recall",
+        "hr": "lenskit/metrics/ranking/_hit.py: Hit",
+        "mrr": "lenskit/metrics/ranking/_recip.py: RecipRank",
         "map": "lenskit/metrics/ranking/_map.py: AveragePrecision",
         "ndcg": "lenskit/metrics/ranking/_dcg.py: NDCG; _weighting.py: LogRankWeight",
     },
@@ -279,7 +329,7 @@ def resolve(convention, passed):
     >>> resolve("recbole", {"ap_denominator": "relevant"})
     Traceback (most recent call last):
     ...
-    ValueError: convention='recbole' (RecBole 1.2.1) sets ap_denominator='min', but ap_denominator='relevant' was passed; leave ap_denominator out, or pass convention=None and set every convention keyword yourself
+    ValueError: convention='recbole' (RecBole 1.2.1) sets ap_denominator='min', but ...
     """
     unknown = set(passed) - set(CONVENTION_KEYWORDS)
     if unknown:
@@ -300,8 +350,10 @@ def resolve(convention, passed):
             effective = _EFFECTIVE[key] if wanted is None else wanted
             if not _same(value, effective):
                 raise ValueError(
-                    f"convention={convention!r} ({lib['library']} {lib['version']}) sets {key}={wanted!r}, "
-                    f"but {key}={value!r} was passed; leave {key} out, or pass convention=None and set "
+                    f"convention={convention!r} ({lib['library']} {lib['version']}) sets "
+                    f"{key}={wanted!r}, "
+                    f"but {key}={value!r} was passed; leave {key} out, or pass convention=None "
+                    "and set "
                     "every convention keyword yourself"
                 )
         options[key] = CONVENTION_KEYWORDS[key] if wanted is None else wanted
@@ -309,11 +361,13 @@ def resolve(convention, passed):
 
 
 def check_supported(convention, base, k):
-    """Raise ``ValueError`` if the library of ``convention`` has no metric ``base`` with cutoff ``k``."""
+    """Raise ``ValueError`` unless the library of ``convention`` has ``base`` with cutoff ``k``."""
     sup = SUPPORTED[convention]
     lib = LIBRARIES[convention]["library"]
     if base not in sup:
-        have = ", ".join(f"{m}@k" if c == "k" else (m if c == "none" else f"{m}[@k]") for m, c in sup.items())
+        have = ", ".join(
+            f"{m}@k" if c == "k" else (m if c == "none" else f"{m}[@k]") for m, c in sup.items()
+        )
         raise ValueError(f"{lib} provides no {base!r} (convention={convention!r} has: {have})")
     if sup[base] == "k" and k is None:
         raise ValueError(f"{lib}'s {base} needs a cutoff; ask for '{base}@k'")
@@ -335,7 +389,8 @@ def _row(name):
         ap += " (no cutoff; tied group: precision at its end)"
     if "ndcg" in sup:
         disc = "1/log(i+1)" if p["discount"] == "log" else "1/log2(max(i, 2))"
-        ndcg = f"{p['gain']} gain, IDCG over {'min(|R|, k)' if p['idcg'] == 'min' else 'k'} positions, {disc}"
+        ideal = "min(|R|, k)" if p["idcg"] == "min" else "k"
+        ndcg = f"{p['gain']} gain, IDCG over {ideal} positions, {disc}"
     else:
         ndcg = "not provided"
     return {
@@ -348,7 +403,9 @@ def _row(name):
         "NDCG@k": ndcg,
         "MRR": _CUT[sup["mrr"]] if "mrr" in sup else "not provided",
         "ties": lib["ties"],
-        "scores <= 0": "not retrieved (P, R, AP, RR)" if p["retrieve_nonpositive"] is False else "ranked",
+        "scores <= 0": "not retrieved (P, R, AP, RR)"
+        if p["retrieve_nonpositive"] is False
+        else "ranked",
         "no relevant item": _NOREL[p["no_relevant"]],
         "notes": lib["notes"],
     }
@@ -382,10 +439,20 @@ def describe(convention=None) -> pd.DataFrame:
     for base, cut in SUPPORTED[convention].items():
         kw = dict(p)
         kw.update(METRIC_OVERRIDES.get(convention, {}).get(base, {}))
-        used = ("ties", "no_relevant") + _registry.get(base).keywords + ("retrieve_nonpositive", "score_dtype")
-        rows[base] = {"cutoff": _CUT[cut], "source": SOURCES[convention].get(base, ""),
-                      "keywords": ", ".join(f"{key}={kw[key]!r}" for key in used
-                                            if kw[key] is not None and kw[key] != _EFFECTIVE[key])}
+        used = (
+            ("ties", "no_relevant")
+            + _registry.get(base).keywords
+            + ("retrieve_nonpositive", "score_dtype")
+        )
+        rows[base] = {
+            "cutoff": _CUT[cut],
+            "source": SOURCES[convention].get(base, ""),
+            "keywords": ", ".join(
+                f"{key}={kw[key]!r}"
+                for key in used
+                if kw[key] is not None and kw[key] != _EFFECTIVE[key]
+            ),
+        }
     table = pd.DataFrame(rows).T
     table.index.name = "metric"
     return table

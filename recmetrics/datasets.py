@@ -8,7 +8,8 @@ simple additive model with user and item biases,
 
 .. math::
 
-    r_{ui} = \\operatorname{clip}_{[1,5]}\\bigl(\\operatorname{round}(\\mu + b_u + b_i + \\varepsilon_{ui})\\bigr),
+    r_{ui} = \\operatorname{clip}_{[1,5]}\\bigl(
+             \\operatorname{round}(\\mu + b_u + b_i + \\varepsilon_{ui})\\bigr),
     \\qquad b_u \\sim N(0, \\sigma_U^2),\\; b_i \\sim N(0, \\sigma_I^2),\\;
     \\varepsilon_{ui} \\sim N(0, \\sigma^2),
 
@@ -17,6 +18,7 @@ ones) and a popularity skew over items, as in real rating data. It also holds
 out a test set per user and adds the predictions of three toy predictors, so
 that rating-prediction metrics can be computed on a held-out test set.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -68,7 +70,8 @@ def synthetic_ratings(
 
     .. math::
 
-        r_{ui} = \\operatorname{clip}_{[1,5]}\\bigl(\\operatorname{round}(3.6 + b_u + b_i + \\varepsilon_{ui})\\bigr),
+        r_{ui} = \\operatorname{clip}_{[1,5]}\\bigl(
+                 \\operatorname{round}(3.6 + b_u + b_i + \\varepsilon_{ui})\\bigr),
         \\qquad \\varepsilon_{ui} \\sim N(0, \\sigma^2),
 
     an integer from 1 to 5. The number of ratings of a user is log-normal

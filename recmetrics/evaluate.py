@@ -6,6 +6,7 @@ for ten metrics costs little more than asking for one. With
 ``convention=...`` it reproduces one library's variant of every metric (see
 :mod:`recmetrics.conventions`).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,20 +16,38 @@ from tqdm import tqdm
 
 from . import _registry
 from . import conventions as _conv
-from ._validation import check_bool, check_choice, check_k
 from ._inputs import as_ranking, input_form
+from ._validation import check_bool, check_choice, check_k
 from .ranking import Ranking, from_scores
 from .ranking.scores import _checked_sparse
 
 __all__ = ["evaluate", "compare_conventions"]
 
 
-def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10"),
-             *, ranks=None, n_items=None, mask=None, ties=None, no_relevant=None,
-             ap_denominator=None, gain=None, idcg=None, log_base=None,
-             per_user=False, progress=False, convention=None, ap_ties=None,
-             recall_denominator=None, discount=None, retrieve_nonpositive=None,
-             score_dtype=None, chunk_users=4096):
+def evaluate(
+    y_true=None,
+    y_score=None,
+    metrics=("ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10"),
+    *,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant=None,
+    ap_denominator=None,
+    gain=None,
+    idcg=None,
+    log_base=None,
+    per_user=False,
+    progress=False,
+    convention=None,
+    ap_ties=None,
+    recall_denominator=None,
+    discount=None,
+    retrieve_nonpositive=None,
+    score_dtype=None,
+    chunk_users=4096,
+):
     """Evaluate several metrics on one ranking computed once.
 
     Parameters
@@ -123,31 +142,66 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         raise ValueError("metrics is empty; ask for at least one metric")
     if len(set(metrics)) != len(metrics):
         raise ValueError("metrics contains a name twice")
-    options, overrides, _ = _conv.resolve(convention, {
-        "ties": ties, "no_relevant": no_relevant, "ap_denominator": ap_denominator, "ap_ties": ap_ties,
-        "recall_denominator": recall_denominator, "gain": gain, "idcg": idcg, "log_base": log_base,
-        "discount": discount, "retrieve_nonpositive": retrieve_nonpositive, "score_dtype": score_dtype})
+    options, overrides, _ = _conv.resolve(
+        convention,
+        {
+            "ties": ties,
+            "no_relevant": no_relevant,
+            "ap_denominator": ap_denominator,
+            "ap_ties": ap_ties,
+            "recall_denominator": recall_denominator,
+            "gain": gain,
+            "idcg": idcg,
+            "log_base": log_base,
+            "discount": discount,
+            "retrieve_nonpositive": retrieve_nonpositive,
+            "score_dtype": score_dtype,
+        },
+    )
     if convention is not None:
-        for name, spec, k in parsed:
+        for _name, spec, k in parsed:
             _conv.check_supported(convention, spec.name, k)
     chunk_users = check_k(chunk_users, "chunk_users")
     n_rows = y_score.shape[0] if isinstance(y_score, np.ndarray) and y_score.ndim == 2 else 0
-    if n_rows > chunk_users and (isinstance(y_true, np.ndarray) or sp.issparse(y_true)) and ranks is None:
+    if (
+        n_rows > chunk_users
+        and (isinstance(y_true, np.ndarray) or sp.issparse(y_true))
+        and ranks is None
+    ):
         # Bounded memory: rank and evaluate blocks of users in turn. Every
         # metric is computed per user, so the blocks' tables simply stack.
-        same = dict(n_items=n_items, ties=ties, no_relevant=no_relevant,
-                    ap_denominator=ap_denominator, gain=gain, idcg=idcg, log_base=log_base,
-                    convention=convention, ap_ties=ap_ties, recall_denominator=recall_denominator,
-                    discount=discount, retrieve_nonpositive=retrieve_nonpositive, score_dtype=score_dtype)
+        same = dict(
+            n_items=n_items,
+            ties=ties,
+            no_relevant=no_relevant,
+            ap_denominator=ap_denominator,
+            gain=gain,
+            idcg=idcg,
+            log_base=log_base,
+            convention=convention,
+            ap_ties=ap_ties,
+            recall_denominator=recall_denominator,
+            discount=discount,
+            retrieve_nonpositive=retrieve_nonpositive,
+            score_dtype=score_dtype,
+        )
         T = _checked_sparse(y_true, "y_true") if sp.issparse(y_true) else y_true
         M = _checked_sparse(mask, "mask") if mask is not None and sp.issparse(mask) else mask
         blocks = []
         with tqdm(total=n_rows, disable=not progress, desc="evaluating users", unit="user") as bar:
             for lo in range(0, n_rows, chunk_users):
                 hi = min(n_rows, lo + chunk_users)
-                blocks.append(evaluate(T[lo:hi], y_score[lo:hi], metrics,
-                                       mask=None if M is None else M[lo:hi],
-                                       per_user=True, chunk_users=chunk_users, **same))
+                blocks.append(
+                    evaluate(
+                        T[lo:hi],
+                        y_score[lo:hi],
+                        metrics,
+                        mask=None if M is None else M[lo:hi],
+                        per_user=True,
+                        chunk_users=chunk_users,
+                        **same,
+                    )
+                )
                 bar.update(hi - lo)
         return _finish_table(pd.concat(blocks, ignore_index=True), per_user)
     rankings = {}
@@ -159,9 +213,15 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         if key in rankings:
             return rankings[key]
         if isinstance(y_true, Ranking):
-            if convention is not None or opts["retrieve_nonpositive"] is False or opts["score_dtype"]:
-                raise ValueError("a prebuilt Ranking has its tie policy and scores fixed; pass y_true and "
-                                 "y_score instead to use a convention, retrieve_nonpositive or score_dtype")
+            if (
+                convention is not None
+                or opts["retrieve_nonpositive"] is False
+                or opts["score_dtype"]
+            ):
+                raise ValueError(
+                    "a prebuilt Ranking has its tie policy and scores fixed; pass y_true and "
+                    "y_score instead to use a convention, retrieve_nonpositive or score_dtype"
+                )
             r, _ = as_ranking(y_true, y_score, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
             rankings[key] = r
             return r
@@ -171,19 +231,40 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
             scores = _cast_scores(y_score, opts["score_dtype"], convention)
         if opts["retrieve_nonpositive"] is False:
             if not matrix:
-                raise TypeError("retrieve_nonpositive=False applies only to scores (y_true, y_score)")
+                raise TypeError(
+                    "retrieve_nonpositive=False applies only to scores (y_true, y_score)"
+                )
             if n_items is not None:
-                raise TypeError("n_items does not apply to (y_true, y_score): the catalogue is the columns")
+                raise TypeError(
+                    "n_items does not apply to (y_true, y_score): the catalogue is the columns"
+                )
             if np.ndim(scores) == 1:
-                r = from_scores(np.asarray(y_true)[None, :], np.asarray(scores)[None, :],
-                                mask=None if mask is None else np.asarray(mask)[None, :],
-                                ties=opts["ties"], retrieve_nonpositive=False)
+                r = from_scores(
+                    np.asarray(y_true)[None, :],
+                    np.asarray(scores)[None, :],
+                    mask=None if mask is None else np.asarray(mask)[None, :],
+                    ties=opts["ties"],
+                    retrieve_nonpositive=False,
+                )
             else:
-                r = from_scores(y_true, scores, mask=mask, ties=opts["ties"], progress=progress,
-                                retrieve_nonpositive=False)
+                r = from_scores(
+                    y_true,
+                    scores,
+                    mask=mask,
+                    ties=opts["ties"],
+                    progress=progress,
+                    retrieve_nonpositive=False,
+                )
         else:
-            r, _ = as_ranking(y_true, scores, ranks=ranks, n_items=n_items, mask=mask, ties=opts["ties"],
-                              progress=progress)
+            r, _ = as_ranking(
+                y_true,
+                scores,
+                ranks=ranks,
+                n_items=n_items,
+                mask=mask,
+                ties=opts["ties"],
+                progress=progress,
+            )
         rankings[key] = r
         return r
 
@@ -193,7 +274,9 @@ def evaluate(y_true=None, y_score=None, metrics=("ndcg@10", "map@10", "precision
         kw = {key: opts[key] for key in spec.keywords}
         if spec.takes_cutoff:
             kw["k"] = k
-        columns[name] = spec.function(ranking(opts), no_relevant=opts["no_relevant"], per_user=True, **kw)
+        columns[name] = spec.function(
+            ranking(opts), no_relevant=opts["no_relevant"], per_user=True, **kw
+        )
     return _finish_table(pd.DataFrame(columns), per_user)
 
 
@@ -220,10 +303,15 @@ _SCORE_DTYPES = ("float32", "float64")
 
 
 def _check_score_dtype(score_dtype):
-    name = np.dtype(score_dtype).name if isinstance(score_dtype, type) and issubclass(
-        score_dtype, np.floating) else score_dtype
+    name = (
+        np.dtype(score_dtype).name
+        if isinstance(score_dtype, type) and issubclass(score_dtype, np.floating)
+        else score_dtype
+    )
     if not isinstance(name, str) or name not in _SCORE_DTYPES:
-        raise ValueError(f"score_dtype must be 'float32' or 'float64' (or None: as given), got {score_dtype!r}")
+        raise ValueError(
+            f"score_dtype must be 'float32' or 'float64' (or None: as given), got {score_dtype!r}"
+        )
     return name
 
 
@@ -234,18 +322,27 @@ def _cast_scores(y_score, dtype, convention):
         return y_score  # the ranking builder reports what is wrong with it
     if dtype == "float32" and arr.size:
         with np.errstate(invalid="ignore"):
-            big = np.abs(arr[np.isfinite(arr)] if arr.dtype.kind == "f" else arr).max() > np.finfo(np.float32).max
+            big = (
+                np.abs(arr[np.isfinite(arr)] if arr.dtype.kind == "f" else arr).max()
+                > np.finfo(np.float32).max
+            )
         if big:
-            who = f" (convention={convention!r} compares scores in single precision)" if convention else ""
+            who = (
+                f" (convention={convention!r} compares scores in single precision)"
+                if convention
+                else ""
+            )
             raise ValueError(
-                f"y_score has values beyond the float32 range (about 3.4e38), which score_dtype='float32' "
+                "y_score has values beyond the float32 range (about 3.4e38), which "
+                "score_dtype='float32' "
                 f"would turn into infinity{who}; rescale the scores first"
             )
     return np.asarray(arr, dtype=dtype)
 
 
-def compare_conventions(y_true=None, y_score=None, *, k=10, conventions=None, ranks=None, n_items=None,
-                        mask=None) -> pd.DataFrame:
+def compare_conventions(
+    y_true=None, y_score=None, *, k=10, conventions=None, ranks=None, n_items=None, mask=None
+) -> pd.DataFrame:
     """P@k, R@k, AP@k, NDCG@k, MRR and AP (no cutoff) under every convention.
 
     Each number is :func:`recmetrics.evaluate` with ``convention=name``; a
@@ -280,8 +377,14 @@ def compare_conventions(y_true=None, y_score=None, *, k=10, conventions=None, ra
     recbole    0.5  0.3333  0.5000  0.6131  1.0     NaN
     """
     names = list(_conv.PRESETS) if conventions is None else list(conventions)
-    cols = {f"P@{k}": ("precision", k), f"R@{k}": ("recall", k), f"AP@{k}": ("map", k),
-            f"NDCG@{k}": ("ndcg", k), "MRR": ("mrr", None), "AP": ("map", None)}
+    cols = {
+        f"P@{k}": ("precision", k),
+        f"R@{k}": ("recall", k),
+        f"AP@{k}": ("map", k),
+        f"NDCG@{k}": ("ndcg", k),
+        "MRR": ("mrr", None),
+        "AP": ("map", None),
+    }
     out = {}
     for name in names:
         check_choice(name, "convention", tuple(_conv.PRESETS))
@@ -290,13 +393,24 @@ def compare_conventions(y_true=None, y_score=None, *, k=10, conventions=None, ra
         for col, (base, kk) in cols.items():
             if base == "mrr" and base in sup:
                 kk = None if sup[base] == "none" else k
-            if base not in sup or (sup[base] == "k" and kk is None) or (sup[base] == "none" and kk is not None):
+            if (
+                base not in sup
+                or (sup[base] == "k" and kk is None)
+                or (sup[base] == "none" and kk is not None)
+            ):
                 continue
             asked[col] = base if kk is None else f"{base}@{kk}"
         row = dict.fromkeys(cols, np.nan)
         if asked:
-            res = evaluate(y_true, y_score, list(asked.values()), convention=name, ranks=ranks,
-                           n_items=n_items, mask=mask)
+            res = evaluate(
+                y_true,
+                y_score,
+                list(asked.values()),
+                convention=name,
+                ranks=ranks,
+                n_items=n_items,
+                mask=mask,
+            )
             row.update({col: float(res[m]) for col, m in asked.items()})
         out[name] = row
     table = pd.DataFrame(out).T

@@ -22,13 +22,14 @@ no discount before rank ``b``; with ``b = 2`` this is LensKit's default
 The input forms and the keywords ``ties``, ``no_relevant`` and ``per_user``
 are those of :mod:`recmetrics.topn`.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_choice, check_k, check_positive_number
 from ._inputs import as_ranking
 from ._metric_core import expected_sum, finish
+from ._validation import check_choice, check_k, check_positive_number
 from .ranking import Ranking
 
 __all__ = ["cg", "dcg", "idcg", "ndcg", "GAINS", "IDCG_MODES", "DISCOUNTS", "discount"]
@@ -60,7 +61,8 @@ def _check_log_base(log_base):
     b = check_positive_number(log_base, "log_base")
     if b <= 1.0:
         raise ValueError(
-            f"log_base must be > 1 (a base <= 1 makes the discount zero, negative or undefined), got {b:g}"
+            "log_base must be > 1 (a base <= 1 makes the discount zero, negative or undefined), "
+            f"got {b:g}"
         )
     return b
 
@@ -141,7 +143,9 @@ def _idcg(r: Ranking, k, gain, log_base, idcg, kind="log"):
         if k is None:
             raise ValueError("idcg='k' needs a cutoff k")
         if r.is_graded and gain != "binary":
-            raise ValueError("idcg='k' is defined for binary relevance only; use idcg='min' with graded gains")
+            raise ValueError(
+                "idcg='k' is defined for binary relevance only; use idcg='min' with graded gains"
+            )
         return np.full(r.n_users, _discount_sum(k, log_base, kind))
     # ideal order: each user's gains sorted in decreasing order, truncated at k
     user = r.user
@@ -153,8 +157,19 @@ def _idcg(r: Ranking, k, gain, log_base, idcg, kind="log"):
     return _check_finite_sum(val, r, "IDCG")
 
 
-def cg(a=None, b=None, *, k=None, gain="linear", ranks=None, n_items=None, mask=None,
-       ties=None, no_relevant="skip", per_user=False):
+def cg(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    gain="linear",
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
     """Cumulative gain at k: the sum of the gains in the top ``k`` (no discount).
 
     Examples
@@ -167,8 +182,21 @@ def cg(a=None, b=None, *, k=None, gain="linear", ranks=None, n_items=None, mask=
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def dcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, ranks=None, n_items=None,
-        mask=None, ties=None, no_relevant="skip", per_user=False, discount="log"):
+def dcg(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    gain="linear",
+    log_base=2.0,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+    discount="log",
+):
     """Discounted cumulative gain at k.
 
     .. math:: \\mathrm{DCG@}k = \\sum_{i=1}^{k} \\frac{g(rel_i)}{\\log_b(i+1)}
@@ -195,8 +223,22 @@ def dcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, ranks=None, n_it
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def idcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, idcg="min", ranks=None,
-         n_items=None, mask=None, ties=None, no_relevant="skip", per_user=False, discount="log"):
+def idcg(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    gain="linear",
+    log_base=2.0,
+    idcg="min",
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+    discount="log",
+):
     """Ideal DCG at k: the DCG of the relevant items in decreasing order of gain.
 
     Parameters
@@ -219,8 +261,22 @@ def idcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, idcg="min", ran
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def ndcg(a=None, b=None, *, k=None, gain="linear", log_base=2.0, idcg="min", ranks=None,
-         n_items=None, mask=None, ties=None, no_relevant="skip", per_user=False, discount="log"):
+def ndcg(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    gain="linear",
+    log_base=2.0,
+    idcg="min",
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+    discount="log",
+):
     """Normalised discounted cumulative gain at k, ``DCG@k / IDCG@k``.
 
     The log base cancels out (with ``discount='log'``). Users without

@@ -15,6 +15,7 @@ users dominate) and *per-user* averaging (compute the metric for each user,
 then average users, so every user weighs the same). The choice is the
 ``average`` argument.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -50,7 +51,9 @@ def _users(users, n):
     if u.ndim != 1:
         raise ValueError(f"users must be 1-D, got an array of shape {u.shape}")
     if u.shape[0] != n:
-        raise ValueError(f"users must have one entry per rating: got {u.shape[0]} users for {n} ratings")
+        raise ValueError(
+            f"users must have one entry per rating: got {u.shape[0]} users for {n} ratings"
+        )
     if u.dtype.kind in "US" and not isinstance(users, np.ndarray):
         # numpy turns [1, "1"] into ["1", "1"]: two users would silently merge
         u = np.asarray(users, dtype=object)
@@ -59,14 +62,16 @@ def _users(users, n):
         if len(kinds - {"missing"}) > 1:
             raise TypeError(
                 "users mixes ids of different kinds (e.g. the string '1' and the number 1); "
-                "convert them to one type first so that no two users are merged or split by accident"
+                "convert them to one type first so that no two users are merged or split by "
+                "accident"
             )
     missing = np.asarray(pd.isna(u), dtype=bool)
     if missing.any():
         # pandas' groupby would silently drop these ratings from the per-user average.
         pos = int(np.argmax(missing))
         raise ValueError(
-            f"users contains a missing id (None or NaN) at position {pos}; every rating needs a user id"
+            f"users contains a missing id (None or NaN) at position {pos}; every rating needs a "
+            "user id"
         )
     return u
 
@@ -100,13 +105,15 @@ def _errors(t, p):
     if scale == 0.0:
         return 0.0, np.zeros_like(err)
     if factor == 1.0 and 1e-150 < scale < 1e150:
-        return 1.0, err   # squares cannot overflow or underflow: no rescaling, exact as usual
+        return 1.0, err  # squares cannot overflow or underflow: no rescaling, exact as usual
     return scale * factor, err / scale
 
 
 def _finite(value, what):
     if not np.isfinite(value):
-        raise ValueError(f"{what} is larger than the largest float64 ({np.finfo(np.float64).max:.3g})")
+        raise ValueError(
+            f"{what} is larger than the largest float64 ({np.finfo(np.float64).max:.3g})"
+        )
     return float(value)
 
 

@@ -16,13 +16,14 @@ For ROC/P-R curves of one list of scores (binary classification), pass 1-D
 :mod:`recmetrics.ranking` and averages per user, per impression, or pools all
 users into one ranking.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_numeric_array, check_choice, check_same_length
 from ._inputs import as_ranking, input_form
 from ._metric_core import finish, hits
+from ._validation import as_numeric_array, check_choice, check_same_length
 from .ranking import Ranking, from_scores
 
 __all__ = [
@@ -72,8 +73,18 @@ def _auc_values(r: Ranking):
     return val, defined
 
 
-def auc(a=None, b=None, *, average="user", ranks=None, n_items=None, mask=None,
-        ties=None, no_relevant="skip", per_user=False):
+def auc(
+    a=None,
+    b=None,
+    *,
+    average="user",
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
     """Area under the ROC curve, per user, averaged over users or pooled.
 
     .. math::
@@ -114,17 +125,32 @@ def auc(a=None, b=None, *, average="user", ranks=None, n_items=None, mask=None,
     check_choice(average, "average", AUC_AVERAGES)
     if average == "global":
         if input_form(a, b, ranks) != "scores":
-            raise ValueError("average='global' pools scores, so it needs y_true and y_score matrices")
+            raise ValueError(
+                "average='global' pools scores, so it needs y_true and y_score matrices"
+            )
         if n_items is not None:
-            raise TypeError("n_items does not apply to (y_true, y_score): the catalogue is the columns")
+            raise TypeError(
+                "n_items does not apply to (y_true, y_score): the catalogue is the columns"
+            )
         t = as_numeric_array(a, "y_true", ndim=(1, 2)) if not hasattr(a, "toarray") else a.toarray()
         s = as_numeric_array(b, "y_score", ndim=(1, 2))
         check_same_length(t, s, "y_true", "y_score")
-        m = None if mask is None else (mask.toarray() if hasattr(mask, "toarray") else np.asarray(mask))
+        m = (
+            None
+            if mask is None
+            else (mask.toarray() if hasattr(mask, "toarray") else np.asarray(mask))
+        )
         if per_user:
-            raise ValueError("average='global' pools every user into one ranking, so per_user=True does not apply")
-        r = from_scores(t.reshape(1, -1), s.reshape(1, -1),
-                        mask=None if m is None else m.reshape(1, -1), ties=ties or "expected")
+            raise ValueError(
+                "average='global' pools every user into one ranking, so per_user=True does not "
+                "apply"
+            )
+        r = from_scores(
+            t.reshape(1, -1),
+            s.reshape(1, -1),
+            mask=None if m is None else m.reshape(1, -1),
+            ties=ties or "expected",
+        )
         val, defined = _auc_values(r)
         return finish(val, r, True, no_relevant=no_relevant, per_user=False, defined=defined)
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
@@ -138,8 +164,18 @@ def auc(a=None, b=None, *, average="user", ranks=None, n_items=None, mask=None,
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)
 
 
-def rank_loss(a=None, b=None, *, average="user", ranks=None, n_items=None, mask=None,
-              ties=None, no_relevant="skip", per_user=False):
+def rank_loss(
+    a=None,
+    b=None,
+    *,
+    average="user",
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
     """The fraction of (relevant, non-relevant) pairs ranked the wrong way, ties one half.
 
     .. math:: \\ell_{rank} = \\frac{1}{m^+ m^-}\\sum_{x^+}\\sum_{x^-}
@@ -152,8 +188,17 @@ def rank_loss(a=None, b=None, *, average="user", ranks=None, n_items=None, mask=
     >>> rank_loss([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
     0.25
     """
-    value = auc(a, b, average=average, ranks=ranks, n_items=n_items, mask=mask, ties=ties,
-                no_relevant=no_relevant, per_user=per_user)
+    value = auc(
+        a,
+        b,
+        average=average,
+        ranks=ranks,
+        n_items=n_items,
+        mask=mask,
+        ties=ties,
+        no_relevant=no_relevant,
+        per_user=per_user,
+    )
     return 1.0 - value if isinstance(value, float) else 1.0 - np.asarray(value)
 
 
@@ -248,8 +293,17 @@ def trapezoid_area(x, y):
     return float(0.5 * np.sum(dx * (y[1:] + y[:-1])))
 
 
-def break_even_point(a=None, b=None, *, ranks=None, n_items=None, mask=None,
-                     ties=None, no_relevant="skip", per_user=False):
+def break_even_point(
+    a=None,
+    b=None,
+    *,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
     """Break-even point: where precision equals recall on the P-R curve.
 
     ``P@k = hits/k`` and ``R@k = hits/|R|`` are equal exactly at ``k = |R|``,

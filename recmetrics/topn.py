@@ -24,16 +24,17 @@ a ``set`` or ``dict`` (or a list of them), and any other pair of sequences is
 Notation: for one user, ``pos`` is the 1-based rank, ``|R|`` the number of
 relevant items, ``hits@k`` the number of relevant items in the top ``k``.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from ._validation import check_choice, check_k, check_positive_number
 from ._inputs import as_ranking
 from ._kernels import CHUNK_CELLS
 from ._metric_core import expected_sum, finish, group_mean, hits, window
+from ._validation import check_choice, check_k, check_positive_number
 
 __all__ = [
     "precision",
@@ -67,7 +68,9 @@ def _cutoff_size(r, k):
     """Number of recommendation slots: k, or the whole ranking when k is None."""
     if k is None:
         if np.any(~np.isfinite(r.n_ranked)):
-            raise ValueError("k is required when the length of the ranking is unknown (ranks without n_items)")
+            raise ValueError(
+                "k is required when the length of the ranking is unknown (ranks without n_items)"
+            )
         return r.n_ranked
     return np.full(r.n_users, float(k))
 
@@ -78,8 +81,18 @@ def _ratio(num, den):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
 
 
-def precision(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-              ties=None, no_relevant="skip", per_user=False):
+def precision(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
     """Precision at k: the fraction of the top ``k`` that is relevant.
 
     .. math:: \\mathrm{P@}k = \\frac{|\\{\\text{relevant items at } pos \\le k\\}|}{k}
@@ -100,8 +113,19 @@ def precision(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def recall(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-           ties=None, no_relevant="skip", per_user=False, recall_denominator="relevant"):
+def recall(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+    recall_denominator="relevant",
+):
     """Recall at k: the fraction of the relevant items found in the top ``k``.
 
     .. math:: \\mathrm{R@}k = \\frac{|\\{\\text{relevant items at } pos \\le k\\}|}{|R|}
@@ -123,14 +147,29 @@ def recall(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
     """
     check_choice(recall_denominator, "recall_denominator", RECALL_DENOMINATORS)
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
-    den = r.n_relevant if recall_denominator == "relevant" or k is None else np.minimum(r.n_relevant, k)
+    den = (
+        r.n_relevant
+        if recall_denominator == "relevant" or k is None
+        else np.minimum(r.n_relevant, k)
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
         val = hits(r, k) / den
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def f_score(a=None, b=None, *, k=None, beta=1.0, ranks=None, n_items=None, mask=None,
-            ties=None, no_relevant="skip", per_user=False):
+def f_score(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    beta=1.0,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
     """F-beta at k, the weighted harmonic mean of precision and recall.
 
     .. math:: F_\\beta = \\frac{(1+\\beta^2)\\,P\\,R}{\\beta^2 P + R}
@@ -157,8 +196,18 @@ def f_score(a=None, b=None, *, k=None, beta=1.0, ranks=None, n_items=None, mask=
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def f1(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-       ties=None, no_relevant="skip", per_user=False):
+def f1(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
     """F1 at k: :func:`f_score` with ``beta=1``, ``2PR / (P + R)``.
 
     Examples
@@ -166,12 +215,32 @@ def f1(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
     >>> f1([1, 1, 0, 0, 1], k=4)   # P = 2/4, R = 2/3
     0.5714285714285715
     """
-    return f_score(a, b, k=k, beta=1.0, ranks=ranks, n_items=n_items, mask=mask, ties=ties,
-                   no_relevant=no_relevant, per_user=per_user)
+    return f_score(
+        a,
+        b,
+        k=k,
+        beta=1.0,
+        ranks=ranks,
+        n_items=n_items,
+        mask=mask,
+        ties=ties,
+        no_relevant=no_relevant,
+        per_user=per_user,
+    )
 
 
-def hit_ratio(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-              ties=None, no_relevant="skip", per_user=False):
+def hit_ratio(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
     """Hit ratio at k: 1 if at least one relevant item is in the top ``k``.
 
     Averaged over users this is the HR@N of the sources, ``hits / |U|``
@@ -189,15 +258,25 @@ def hit_ratio(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
     # probability that at least one of the group's c relevant items lands in
     # the m positions of the group inside the cutoff: 1 - C(t-m, c) / C(t, c)
     with np.errstate(invalid="ignore", divide="ignore"):
-        log_miss = (gammaln(t - m + 1) - gammaln(t - m - c + 1) - gammaln(t + 1) + gammaln(t - c + 1))
+        log_miss = gammaln(t - m + 1) - gammaln(t - m - c + 1) - gammaln(t + 1) + gammaln(t - c + 1)
         p = np.where(m <= 0, 0.0, np.where(t - m < c, 1.0, -np.expm1(log_miss)))
     val = np.zeros(r.n_users)
     np.maximum.at(val, r.user, p)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def arhr(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-         ties=None, no_relevant="skip", per_user=False):
+def arhr(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
     """Average reciprocal hit rank at k (the sources' ARHR@N).
 
     .. math:: \\mathrm{ARHR@}k = \\sum_{\\text{relevant } i,\\ pos_i \\le k} \\frac{1}{pos_i}
@@ -216,8 +295,18 @@ def arhr(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def reciprocal_rank(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None,
-                    ties=None, no_relevant="skip", per_user=False):
+def reciprocal_rank(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
     """Reciprocal rank: ``1 / pos`` of the first relevant item (0 if none in the top ``k``).
 
     Its mean over users is the MRR (Voorhees, 1999). ``k=None`` (default)
@@ -238,7 +327,7 @@ def reciprocal_rank(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=No
     """
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
     val = np.zeros(r.n_users)
-    has = (np.diff(r.indptr) > 0)
+    has = np.diff(r.indptr) > 0
     users = np.flatnonzero(has)
     first = r.indptr[users]  # entries are sorted by start within each user
     a0, t, c = r.start[first], r.size[first], r.group_rel[first]
@@ -267,26 +356,40 @@ def _expected_first_rr(a, t, c, length, block=256, cells=CHUNK_CELLS):
     active = np.flatnonzero(ok & (t > 1))
     if active.size == 0:
         return out
-    p = c[active] / t[active]                  # P(S = 1)
+    p = c[active] / t[active]  # P(S = 1)
     s0 = 1.0
     offs = np.arange(block, dtype=np.float64)
     while active.size:
         step = max(1, min(block, cells // max(active.size, 1)))
-        sl = s0 + offs[:step]                                       # slots s0 .. s0 + step - 1
+        sl = s0 + offs[:step]  # slots s0 .. s0 + step - 1
         ta, ca, aa, la = t[active, None], c[active, None], a[active, None], length[active, None]
         # ratio P(S = s + 1) / P(S = s) for s = s0 .. s0 + step - 2, prefixed by 1
         with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = np.where(sl[None, :-1] < ta - ca + 1, (ta - sl[None, :-1] - ca + 1) / (ta - sl[None, :-1]), 0.0)
-        probs = p[:, None] * np.concatenate([np.ones((active.size, 1)), np.cumprod(ratio, axis=1)], axis=1)
+            ratio = np.where(
+                sl[None, :-1] < ta - ca + 1,
+                (ta - sl[None, :-1] - ca + 1) / (ta - sl[None, :-1]),
+                0.0,
+            )
+        probs = p[:, None] * np.concatenate(
+            [np.ones((active.size, 1)), np.cumprod(ratio, axis=1)], axis=1
+        )
         inside = sl[None, :] <= la
         out[active] += np.sum(np.where(inside, probs / (aa + sl[None, :]), 0.0), axis=1)
         last = probs[:, -1]
         s_last = sl[-1]
-        nxt = last * np.where(s_last < t[active] - c[active] + 1,
-                              (t[active] - s_last - c[active] + 1) / np.maximum(t[active] - s_last, 1.0), 0.0)
-        tail = last * np.maximum(t[active] - s_last - c[active] + 1, 0.0) / c[active]   # P(S > s_last)
-        keep = (s_last + 1 <= length[active]) & (nxt > 0) & (
-            tail / (a[active] + s_last + 1) > 1e-17 * out[active])
+        nxt = last * np.where(
+            s_last < t[active] - c[active] + 1,
+            (t[active] - s_last - c[active] + 1) / np.maximum(t[active] - s_last, 1.0),
+            0.0,
+        )
+        tail = (
+            last * np.maximum(t[active] - s_last - c[active] + 1, 0.0) / c[active]
+        )  # P(S > s_last)
+        keep = (
+            (s_last + 1 <= length[active])
+            & (nxt > 0)
+            & (tail / (a[active] + s_last + 1) > 1e-17 * out[active])
+        )
         active, p = active[keep], nxt[keep]
         s0 = s_last + 1
     return out
@@ -295,9 +398,20 @@ def _expected_first_rr(a, t, c, length, block=256, cells=CHUNK_CELLS):
 mrr = reciprocal_rank
 
 
-def average_precision(a=None, b=None, *, k=None, ap_denominator="min", ranks=None,
-                      n_items=None, mask=None, ties=None, no_relevant="skip", per_user=False,
-                      ap_ties="policy"):
+def average_precision(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    ap_denominator="min",
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+    ap_ties="policy",
+):
     """Average precision at k; its mean over users is MAP@k.
 
     .. math:: \\mathrm{AP@}k = \\frac{1}{D}\\sum_{i=1}^{k} \\mathrm{rel}(i)\\,\\mathrm{P@}i
@@ -339,7 +453,9 @@ def average_precision(a=None, b=None, *, k=None, ap_denominator="min", ranks=Non
     >>> average_precision([1, 0, 0, 0, 0, 0, 0], k=3, ap_denominator="min")  # |R| = 1
     1.0
     >>> y_true, y_score = [[1, 1, 0]], [[0.5, 0.5, 0.5]]   # one tied group
-    >>> round(average_precision(y_true, y_score), 4), round(average_precision(y_true, y_score, ap_ties="group_end"), 4)
+    >>> expected = average_precision(y_true, y_score)
+    >>> group_end = average_precision(y_true, y_score, ap_ties="group_end")
+    >>> round(expected, 4), round(group_end, 4)
     (0.8056, 0.6667)
     """
     check_choice(ap_denominator, "ap_denominator", AP_DENOMINATORS)
@@ -347,7 +463,10 @@ def average_precision(a=None, b=None, *, k=None, ap_denominator="min", ranks=Non
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
     if ap_ties == "group_end":
         if k is not None:
-            raise ValueError("ap_ties='group_end' (scikit-learn's average_precision_score) has no cutoff; pass k=None")
+            raise ValueError(
+                "ap_ties='group_end' (scikit-learn's average_precision_score) has no cutoff; pass "
+                "k=None"
+            )
         ranked = np.isfinite(r.start)
         with np.errstate(invalid="ignore", divide="ignore"):
             prec_end = np.where(ranked, (r.rel_before + r.group_rel) / (r.start + r.size), 0.0)
@@ -359,7 +478,7 @@ def average_precision(a=None, b=None, *, k=None, ap_denominator="min", ranks=Non
     lo, hi = window(r, k)
     m = (hi - lo).astype(float)
     s0 = group_mean(lambda i: 1.0 / i, lo, hi, r.size) * r.size  # sum_{s=1..m} 1/(a+s)
-    s1 = m - (lo + 1.0) * s0                                       # sum_{s=1..m} (s-1)/(a+s)
+    s1 = m - (lo + 1.0) * s0  # sum_{s=1..m} (s-1)/(a+s)
     t, c, h = r.size, r.group_rel, r.rel_before
     with np.errstate(invalid="ignore", divide="ignore"):
         coef = np.where(t > 1, (c - 1.0) / (t - 1.0), 0.0)
@@ -381,8 +500,9 @@ def average_precision(a=None, b=None, *, k=None, ap_denominator="min", ranks=Non
 CONFUSION_SLOTS = ("list", "k")
 
 
-def confusion(a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None, ties=None,
-              recommended="list"):
+def confusion(
+    a=None, b=None, *, k=None, ranks=None, n_items=None, mask=None, ties=None, recommended="list"
+):
     """The top-k list as a binary classifier: TP, FP, FN, TN and accuracy per user.
 
     Recommending the top ``k`` predicts "relevant" for those items and "not

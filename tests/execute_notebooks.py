@@ -7,6 +7,7 @@ working directory set to the notebook's folder, exactly as nbval will run it.
 Per-cell timing metadata is not recorded, so re-executing an unchanged chapter
 leaves git with nothing to show except genuinely changed outputs.
 """
+
 from __future__ import annotations
 
 import sys

@@ -32,6 +32,7 @@ Tie policies, for a row of scores (the score-matrix form):
   distinct arrangements equals the mean over all item permutations.
   Keep rows small (<= 8 items) so enumeration stays cheap.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -145,7 +146,7 @@ def average_precision(gains, k=None, ap_denominator="relevant", rel_gains=None):
             break
         if gains[pos - 1] > 0:
             h += 1
-            total += h / pos          # precision at this position
+            total += h / pos  # precision at this position
     if ap_denominator == "relevant":
         D = len(R)
     elif ap_denominator == "min":
@@ -212,8 +213,7 @@ def idcg(gains, k=None, gain="linear", log_base=2, idcg_form="min", rel_gains=No
 
 def ndcg(gains, k=None, gain="linear", log_base=2, idcg_form="min", rel_gains=None):
     """DCG@k / IDCG@k (0 for a user without relevant items)."""
-    i = idcg(gains, k=k, gain=gain, log_base=log_base, idcg_form=idcg_form,
-             rel_gains=rel_gains)
+    i = idcg(gains, k=k, gain=gain, log_base=log_base, idcg_form=idcg_form, rel_gains=rel_gains)
     if i == 0:
         return 0.0
     return dcg(gains, k=k, gain=gain, log_base=log_base) / i
@@ -255,8 +255,8 @@ def auc_from_ranks(ranks, n_items):
 
 def auc_mann_whitney(y_true_row, y_score_row):
     """AUC from scores with ties counting 1/2 (Mann-Whitney U / (n+ n-))."""
-    pos = [s for t, s in zip(y_true_row, y_score_row) if t > 0]
-    neg = [s for t, s in zip(y_true_row, y_score_row) if t <= 0]
+    pos = [s for t, s in zip(y_true_row, y_score_row, strict=False) if t > 0]
+    neg = [s for t, s in zip(y_true_row, y_score_row, strict=False) if t <= 0]
     if not pos or not neg:
         return 0.0
     u = 0.0
@@ -286,11 +286,17 @@ def order_from_scores(y_true_row, y_score_row, ties, mask_row=None):
     n = len(y_score_row)
     idx = [j for j in range(n) if mask_row is None or not mask_row[j]]
     if ties == "optimistic":
-        key = lambda j: (-y_score_row[j], -y_true_row[j], j)
+
+        def key(j):
+            return (-y_score_row[j], -y_true_row[j], j)
     elif ties == "pessimistic":
-        key = lambda j: (-y_score_row[j], y_true_row[j], j)
+
+        def key(j):
+            return (-y_score_row[j], y_true_row[j], j)
     elif ties == "trec_eval":
-        key = lambda j: (-y_score_row[j], -j)
+
+        def key(j):
+            return (-y_score_row[j], -j)
     else:
         raise ValueError(ties)
     return sorted(idx, key=key)
@@ -312,36 +318,40 @@ def tie_orderings(y_true_row, y_score_row, mask_row=None):
         yield seq
 
 
-def from_scores(metric, y_true_row, y_score_row, ties="expected", mask_row=None,
-                **kwargs):
+def from_scores(metric, y_true_row, y_score_row, ties="expected", mask_row=None, **kwargs):
     """Apply ``metric(gains, rel_gains=..., **kwargs)`` to one score row.
 
     ``metric`` is one of the list-form functions above. |R| counts the
     relevant items that are not masked.
     """
     n = len(y_score_row)
-    rel_gains = [y_true_row[j] for j in range(n)
-                 if y_true_row[j] > 0 and (mask_row is None or not mask_row[j])]
+    rel_gains = [
+        y_true_row[j]
+        for j in range(n)
+        if y_true_row[j] > 0 and (mask_row is None or not mask_row[j])
+    ]
     if ties == "expected":
-        values = [metric(list(seq), rel_gains=rel_gains, **kwargs)
-                  for seq in tie_orderings(y_true_row, y_score_row, mask_row)]
+        values = [
+            metric(list(seq), rel_gains=rel_gains, **kwargs)
+            for seq in tie_orderings(y_true_row, y_score_row, mask_row)
+        ]
         return sum(values) / len(values)
     order = order_from_scores(y_true_row, y_score_row, ties, mask_row)
     return metric([y_true_row[j] for j in order], rel_gains=rel_gains, **kwargs)
 
 
 def dcg_rel(gains, k=None, gain="linear", log_base=2, rel_gains=None):
-    """dcg with the (ignored) rel_gains keyword, for ``from_scores``."""
+    """Dcg with the (ignored) rel_gains keyword, for ``from_scores``."""
     return dcg(gains, k=k, gain=gain, log_base=log_base)
 
 
 def cg_rel(gains, k=None, gain="linear", rel_gains=None):
-    """cg with the (ignored) rel_gains keyword, for ``from_scores``."""
+    """Cg with the (ignored) rel_gains keyword, for ``from_scores``."""
     return cg(gains, k=k, gain=gain)
 
 
 def auc_rel(gains, rel_gains=None):
-    """auc with the (ignored) rel_gains keyword, for ``from_scores``."""
+    """Auc with the (ignored) rel_gains keyword, for ``from_scores``."""
     return auc(gains)
 
 
@@ -364,7 +374,8 @@ def list_as_score_row(recommended, relevant, n_items):
         raise ValueError("n_items too small")
     y_true = list(gains) + list(unlisted_rel) + [0] * n_fill
     y_score = [float(len(gains) - i) for i in range(len(gains))] + [0.0] * (
-        len(unlisted_rel) + n_fill)
+        len(unlisted_rel) + n_fill
+    )
     return y_true, y_score
 
 

@@ -15,6 +15,7 @@
   lacks, raises ValueError.
 * The keywords added to the core for these presets, each on a small example.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,7 +34,7 @@ import recmetrics as rm
 from recmetrics import conventions as cv
 
 TOL = 1e-9
-CASES = [(False, False), (False, True), (True, False), (True, True)]   # (ties, graded)
+CASES = [(False, False), (False, True), (True, False), (True, True)]  # (ties, graded)
 
 
 def random_data(seed, ties, graded, n_users=12, n_items=15, density=0.3):
@@ -41,18 +42,20 @@ def random_data(seed, ties, graded, n_users=12, n_items=15, density=0.3):
     rng = np.random.default_rng(seed)
     top = 4 if graded else 2
     y_true = rng.integers(1, top, (n_users, n_items)) * (rng.random((n_users, n_items)) < density)
-    y_true[0] = 0                                   # a user without relevant items
+    y_true[0] = 0  # a user without relevant items
     y_true[1, :] = 0
-    y_true[1, 3] = 1                                # a user with one
+    y_true[1, 3] = 1  # a user with one
     if ties:
         y_score = rng.integers(0, 4, (n_users, n_items)) / 4.0
-    else:   # distinct, also as float32
+    else:  # distinct, also as float32
         y_score = np.stack([(rng.permutation(n_items) + 1) / (n_items + 1) for _ in range(n_users)])
     return y_true.astype(int), y_score
 
 
 def per_user(y_true, y_score, metric, convention, **kw):
-    return rm.evaluate(y_true, y_score, [metric], convention=convention, per_user=True, **kw)[metric].to_numpy()
+    return rm.evaluate(y_true, y_score, [metric], convention=convention, per_user=True, **kw)[
+        metric
+    ].to_numpy()
 
 
 # ======================================================================
@@ -76,12 +79,16 @@ def test_sklearn_ndcg_dcg(ties, graded):
 def test_sklearn_average_precision_samples(ties):
     y_true, y_score = random_data(11 + ties, ties, graded=False)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")   # rows without a positive label warn and score 0
+        warnings.simplefilter("ignore")  # rows without a positive label warn and score 0
         sk_rows = [average_precision_score(y_true[u], y_score[u]) for u in range(len(y_true))]
         sk_mean = average_precision_score(y_true, y_score, average="samples")
-    np.testing.assert_allclose(per_user(y_true, y_score, "map", "sklearn"), sk_rows, rtol=0, atol=TOL)
-    assert rm.evaluate(y_true, y_score, ["map"], convention="sklearn")["map"] == pytest.approx(sk_mean, abs=TOL)
-    if ties:   # the tied-group rule matters here: the policies differ from scikit-learn
+    np.testing.assert_allclose(
+        per_user(y_true, y_score, "map", "sklearn"), sk_rows, rtol=0, atol=TOL
+    )
+    assert rm.evaluate(y_true, y_score, ["map"], convention="sklearn")["map"] == pytest.approx(
+        sk_mean, abs=TOL
+    )
+    if ties:  # the tied-group rule matters here: the policies differ from scikit-learn
         for policy in ("expected", "optimistic", "pessimistic"):
             other = rm.average_precision(y_true, y_score, ties=policy, per_user=True)
             assert not np.allclose(other, sk_rows, atol=1e-6), policy
@@ -90,7 +97,7 @@ def test_sklearn_average_precision_samples(ties):
 def test_sklearn_average_precision_default_averages_over_items():
     """average_precision_score's default (average='macro') averages over columns, i.e. items."""
     y_true, y_score = random_data(13, ties=False, graded=False)
-    keep = y_true.sum(axis=0) > 0          # macro needs a positive in every column
+    keep = y_true.sum(axis=0) > 0  # macro needs a positive in every column
     yt, ys = y_true[:, keep], y_score[:, keep]
     macro = average_precision_score(yt, ys)
     per_item = np.mean([average_precision_score(yt[:, j], ys[:, j]) for j in range(yt.shape[1])])
@@ -101,7 +108,7 @@ def test_sklearn_average_precision_default_averages_over_items():
 @pytest.mark.parametrize("ties", [False, True])
 def test_sklearn_roc_auc_per_user(ties):
     y_true, y_score = random_data(21 + ties, ties, graded=False)
-    y_true[:, 0], y_true[:, 1] = 1, 0                 # both classes in every row
+    y_true[:, 0], y_true[:, 1] = 1, 0  # both classes in every row
     sk = [roc_auc_score(y_true[u], y_score[u]) for u in range(len(y_true))]
     np.testing.assert_allclose(per_user(y_true, y_score, "auc", "sklearn"), sk, rtol=0, atol=TOL)
 
@@ -109,18 +116,30 @@ def test_sklearn_roc_auc_per_user(ties):
 # ======================================================================
 # trec_eval through pytrec_eval
 # ======================================================================
-TREC = {   # trec_eval measure -> our metric name
-    "P_5": "precision@5", "P_10": "precision@10", "recall_5": "recall@5", "recall_10": "recall@10",
-    "map_cut_5": "map@5", "map_cut_10": "map@10", "map": "map", "ndcg_cut_5": "ndcg@5",
-    "ndcg_cut_10": "ndcg@10", "ndcg": "ndcg", "recip_rank": "mrr",
+TREC = {  # trec_eval measure -> our metric name
+    "P_5": "precision@5",
+    "P_10": "precision@10",
+    "recall_5": "recall@5",
+    "recall_10": "recall@10",
+    "map_cut_5": "map@5",
+    "map_cut_10": "map@10",
+    "map": "map",
+    "ndcg_cut_5": "ndcg@5",
+    "ndcg_cut_10": "ndcg@10",
+    "ndcg": "ndcg",
+    "recip_rank": "mrr",
 }
 
 
 def trec_eval(y_true, y_score, measures=TREC):
-    qrel = {f"u{u}": {f"d{j:04d}": int(y_true[u, j]) for j in range(y_true.shape[1])}
-            for u in range(y_true.shape[0])}
-    run = {f"u{u}": {f"d{j:04d}": float(y_score[u, j]) for j in range(y_true.shape[1])}
-           for u in range(y_true.shape[0])}
+    qrel = {
+        f"u{u}": {f"d{j:04d}": int(y_true[u, j]) for j in range(y_true.shape[1])}
+        for u in range(y_true.shape[0])
+    }
+    run = {
+        f"u{u}": {f"d{j:04d}": float(y_score[u, j]) for j in range(y_true.shape[1])}
+        for u in range(y_true.shape[0])
+    }
     res = pytrec_eval.RelevanceEvaluator(qrel, set(measures)).evaluate(run)
     return {m: np.array([res[f"u{u}"][m] for u in range(y_true.shape[0])]) for m in measures}
 
@@ -135,16 +154,16 @@ def test_trec_eval(ties, graded):
 
 
 def test_trec_eval_single_precision_scores():
-    """Scores distinct in float64 but equal in float32 are a tie for trec_eval, and for the preset."""
+    """Scores distinct in float64 but equal in float32 are a tie for trec_eval and the preset."""
     y_true = np.array([[0, 1, 0, 0, 1, 0]])
     y_score = np.array([[0.5, 0.1, 0.1 + 1e-9, 0.1 - 1e-9, 0.3, 0.2]])
     tv = trec_eval(y_true, y_score, {"recip_rank": "mrr", "map": "map"})
-    assert tv["recip_rank"][0] == 0.5            # item 4 (0.3) is second
+    assert tv["recip_rank"][0] == 0.5  # item 4 (0.3) is second
     got = rm.evaluate(y_true, y_score, ["mrr", "map"], convention="trec_eval")
     assert got["map"] == pytest.approx(tv["map"][0], abs=TOL)
     # item 1 ties with items 2 and 3 in float32; by column, 3 and 2 come first
     assert tv["map"][0] == pytest.approx((1 / 2 + 2 / 6) / 2)
-    plain = rm.average_precision(y_true, y_score, ties="trec_eval")       # float64: no tie
+    plain = rm.average_precision(y_true, y_score, ties="trec_eval")  # float64: no tie
     assert plain == pytest.approx((1 / 2 + 2 / 5) / 2)
 
 
@@ -164,47 +183,75 @@ for job in data:
 print(json.dumps(out))
 """
 
-RANX = {   # ranx metric -> our metric name
-    "precision@5": "precision@5", "recall@5": "recall@5", "f1@5": "f1@5", "hit_rate@5": "hr@5",
-    "mrr@5": "mrr@5", "mrr": "mrr", "map@5": "map@5", "map": "map", "ndcg@5": "ndcg@5",
-    "ndcg": "ndcg", "precision@10": "precision@10", "map@10": "map@10", "ndcg@10": "ndcg@10",
+RANX = {  # ranx metric -> our metric name
+    "precision@5": "precision@5",
+    "recall@5": "recall@5",
+    "f1@5": "f1@5",
+    "hit_rate@5": "hr@5",
+    "mrr@5": "mrr@5",
+    "mrr": "mrr",
+    "map@5": "map@5",
+    "map": "map",
+    "ndcg@5": "ndcg@5",
+    "ndcg": "ndcg",
+    "precision@10": "precision@10",
+    "map@10": "map@10",
+    "ndcg@10": "ndcg@10",
 }
 
 
 def run_ranx(jobs):
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", RANX_SCRIPT], env=env, check=True, text=True,
-                         input=json.dumps(jobs), capture_output=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", RANX_SCRIPT],
+        env=env,
+        check=True,
+        text=True,
+        input=json.dumps(jobs),
+        capture_output=True,
+        timeout=300,
+    )
     return json.loads(out.stdout)
 
 
 def ranx_job(y_true, y_score, metrics, order=None):
-    """qrels hold the relevant items only, as usual: users without any are absent."""
+    """Qrels hold the relevant items only, as usual: users without any are absent."""
     cols = range(y_true.shape[1]) if order is None else order
-    qrels = {f"u{u:03d}": {f"d{j:04d}": int(y_true[u, j]) for j in cols if y_true[u, j] > 0}
-             for u in range(y_true.shape[0])}
+    qrels = {
+        f"u{u:03d}": {f"d{j:04d}": int(y_true[u, j]) for j in cols if y_true[u, j] > 0}
+        for u in range(y_true.shape[0])
+    }
     qrels = {q: v for q, v in qrels.items() if v}
-    run = {f"u{u:03d}": {f"d{j:04d}": float(y_score[u, j]) for j in cols} for u in range(y_true.shape[0])}
+    run = {
+        f"u{u:03d}": {f"d{j:04d}": float(y_score[u, j]) for j in cols}
+        for u in range(y_true.shape[0])
+    }
     return {"qrels": qrels, "run": run, "metrics": list(metrics)}
 
 
 @pytest.fixture(scope="module")
 def ranx_results():
-    data = [random_data(41 + graded, ties=False, graded=graded, n_users=15, n_items=20) for graded in (0, 1)]
+    data = [
+        random_data(41 + graded, ties=False, graded=graded, n_users=15, n_items=20)
+        for graded in (0, 1)
+    ]
     # ties: the same tied scores given in two orders of the items
     y_true = np.array([[0, 0, 1, 0, 0, 0]])
     y_score = np.array([[0.5, 0.5, 0.5, 0.5, 0.9, 0.1]])
     jobs = [ranx_job(yt, ys, RANX) for yt, ys in data]
-    jobs += [ranx_job(y_true, y_score, ["mrr", "map"], order=o) for o in ([0, 1, 2, 3, 4, 5], [2, 0, 1, 3, 4, 5])]
+    jobs += [
+        ranx_job(y_true, y_score, ["mrr", "map"], order=o)
+        for o in ([0, 1, 2, 3, 4, 5], [2, 0, 1, 3, 4, 5])
+    ]
     return data, (y_true, y_score), run_ranx(jobs)
 
 
 def test_ranx_without_ties(ranx_results):
     data, _, results = ranx_results
-    for (y_true, y_score), rx in zip(data, results[:2]):
+    for (y_true, y_score), rx in zip(data, results[:2], strict=False):
         ours = rm.evaluate(y_true, y_score, list(RANX.values()), convention="ranx", per_user=True)
         has = y_true.sum(axis=1) > 0
-        assert not has.all()                      # users without relevant items are left out
+        assert not has.all()  # users without relevant items are left out
         for m, name in RANX.items():
             assert np.isnan(ours[name][~has]).all()
             np.testing.assert_allclose(ours[name][has], rx[m], rtol=0, atol=TOL, err_msg=m)
@@ -233,24 +280,35 @@ def test_torchmetrics_docstring_examples():
     r = rm.evaluate(target, preds, ["precision@2", "recall@2", "map"], convention="torchmetrics")
     assert r.round(4).tolist() == [0.5, 0.5, 0.8333]
     assert rm.evaluate([[0, 1, 0]], preds, ["mrr"], convention="torchmetrics")["mrr"] == 0.5
-    got = rm.evaluate([[10, 0, 0, 1, 5]], [[0.1, 0.2, 0.3, 4, 70]], ["ndcg"], convention="torchmetrics")
+    got = rm.evaluate(
+        [[10, 0, 0, 1, 5]], [[0.1, 0.2, 0.3, 4, 70]], ["ndcg"], convention="torchmetrics"
+    )
     assert round(got["ndcg"], 4) == 0.6957
     # the retrieval classes: two queries of 3 and 4 documents (padding masked out)
     preds = np.array([[0.2, 0.3, 0.5, -1.0], [0.1, 0.3, 0.5, 0.2]])
     target = np.array([[0, 0, 1, 0], [0, 1, 0, 1]])
     mask = np.array([[0, 0, 0, 1], [0, 0, 0, 0]], dtype=bool)
-    r = rm.evaluate(target, preds, ["precision@2", "recall@2", "map", "mrr", "ndcg"], mask=mask,
-                    convention="torchmetrics")
+    r = rm.evaluate(
+        target,
+        preds,
+        ["precision@2", "recall@2", "map", "mrr", "ndcg"],
+        mask=mask,
+        convention="torchmetrics",
+    )
     assert r.round(4).tolist() == [0.5, 0.75, 0.7917, 0.75, 0.8467]
 
 
 def test_torchmetrics_nonpositive_scores_are_not_retrieved():
     # relevant items at scores 0.9, 0.0 and -0.5: only the first is "retrieved"
     y_true, y_score = [[1, 0, 1, 1]], [[0.9, 0.8, 0.0, -0.5]]
-    r = rm.evaluate(y_true, y_score, ["precision@4", "recall@4", "map@4", "mrr", "ndcg@4"],
-                    convention="torchmetrics")
+    r = rm.evaluate(
+        y_true,
+        y_score,
+        ["precision@4", "recall@4", "map@4", "mrr", "ndcg@4"],
+        convention="torchmetrics",
+    )
     assert r["precision@4"] == 0.25 and r["recall@4"] == pytest.approx(1 / 3)
-    assert r["map@4"] == 1.0                      # AP over the hits: (1/1) / 1
+    assert r["map@4"] == 1.0  # AP over the hits: (1/1) / 1
     assert r["mrr"] == 1.0
     # NDCG has no such filter: ranks 1, 3, 4 all count
     dcg = 1 + 1 / math.log2(4) + 1 / math.log2(5)
@@ -261,21 +319,29 @@ def test_torchmetrics_nonpositive_scores_are_not_retrieved():
     # AP over the hits: hits at ranks 1 and 3 of the top 3, |R| = 5
     y_true = [[1, 0, 1, 0, 1, 1, 1]]
     y_score = [[0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]]
-    assert rm.evaluate(y_true, y_score, ["map@3"], convention="torchmetrics")["map@3"] == pytest.approx((1 + 2 / 3) / 2)
+    assert rm.evaluate(y_true, y_score, ["map@3"], convention="torchmetrics")[
+        "map@3"
+    ] == pytest.approx((1 + 2 / 3) / 2)
 
 
 def test_recbole_formulas():
     # hits at ranks 1 and 3 of the top 3, |R| = 5 (graded input is binarised)
     y_true = [[3, 0, 1, 0, 2, 1, 1]]
     y_score = [[0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]]
-    r = rm.evaluate(y_true, y_score, ["precision@3", "recall@3", "map@3", "ndcg@3", "mrr@3", "hr@3"],
-                    convention="recbole")
+    r = rm.evaluate(
+        y_true,
+        y_score,
+        ["precision@3", "recall@3", "map@3", "ndcg@3", "mrr@3", "hr@3"],
+        convention="recbole",
+    )
     assert r["precision@3"] == pytest.approx(2 / 3) and r["recall@3"] == pytest.approx(2 / 5)
-    assert r["map@3"] == pytest.approx((1 + 2 / 3) / 3)            # min(|R|, k) = 3
+    assert r["map@3"] == pytest.approx((1 + 2 / 3) / 3)  # min(|R|, k) = 3
     assert r["ndcg@3"] == pytest.approx((1 + 0.5) / (1 + 1 / math.log2(3) + 0.5))
     assert r["mrr@3"] == 1.0 and r["hr@3"] == 1.0
     # a user without relevant items is not evaluated
-    per = rm.evaluate([[0, 0], [0, 1]], [[0.5, 0.1], [0.5, 0.1]], ["mrr@2"], convention="recbole", per_user=True)
+    per = rm.evaluate(
+        [[0, 0], [0, 1]], [[0.5, 0.1], [0.5, 0.1]], ["mrr@2"], convention="recbole", per_user=True
+    )
     assert np.isnan(per["mrr@2"][0]) and per["mrr@2"][1] == 0.5
     with pytest.raises(ValueError, match="needs a cutoff"):
         rm.evaluate(y_true, y_score, ["map"], convention="recbole")
@@ -285,8 +351,10 @@ def test_recommenders_formulas():
     y_true = [[3, 0, 1, 0, 2, 1, 1]]
     y_score = [[0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]]
     r = rm.evaluate(y_true, y_score, ["map@3", "ndcg@3"], convention="recommenders")
-    assert r["map@3"] == pytest.approx((1 + 2 / 3) / 3)            # map_at_k: min(|R|, k)
-    assert r["ndcg@3"] == pytest.approx((1 + 0.5) / (1 + 1 / math.log2(3) + 0.5))   # binary, log base cancels
+    assert r["map@3"] == pytest.approx((1 + 2 / 3) / 3)  # map_at_k: min(|R|, k)
+    assert r["ndcg@3"] == pytest.approx(
+        (1 + 0.5) / (1 + 1 / math.log2(3) + 0.5)
+    )  # binary, log base cancels
     with pytest.raises(ValueError, match="provides no 'mrr'"):
         rm.evaluate(y_true, y_score, ["mrr@3"], convention="recommenders")
 
@@ -295,28 +363,46 @@ def test_spark_docstring_example():
     """pyspark.mllib.evaluation.RankingMetrics' docstring (outputs truncated with '...' there)."""
     rec = [[1, 6, 2, 7, 8, 3, 9, 10, 4, 5], [4, 1, 5, 6, 2, 7, 3, 8, 9, 10], [1, 2, 3, 4, 5]]
     rel = [{1, 2, 3, 4, 5}, {1, 2, 3}, set()]
-    expected = {"precision@1": "0.33", "precision@5": "0.26", "precision@15": "0.17", "map": "0.35",
-                "map@1": "0.3333333333333333", "map@2": "0.25", "ndcg@3": "0.33", "ndcg@10": "0.48",
-                "recall@1": "0.06", "recall@5": "0.35", "recall@15": "0.66"}
+    expected = {
+        "precision@1": "0.33",
+        "precision@5": "0.26",
+        "precision@15": "0.17",
+        "map": "0.35",
+        "map@1": "0.3333333333333333",
+        "map@2": "0.25",
+        "ndcg@3": "0.33",
+        "ndcg@10": "0.48",
+        "recall@1": "0.06",
+        "recall@5": "0.35",
+        "recall@15": "0.66",
+    }
     got = rm.evaluate(rec, rel, list(expected), convention="spark")
     for name, prefix in expected.items():
         assert repr(float(got[name])).startswith(prefix), (name, got[name])
 
 
 def test_rectools_docstring_examples():
-    """rectools 0.19.0's docstring examples of MAP, MRR and NDCG (per user)."""
+    """Rectools 0.19.0's docstring examples of MAP, MRR and NDCG (per user)."""
     rec = [[7, 8], [1, 2], [1, 2, 3, 4], [1, 2, 3]]
     rel = [{1, 2}, {1}, {1, 3, 4}, {1, 2, 3}]
 
     def per(name, rec=rec, **kw):
-        return rm.evaluate(rec, rel, [name], convention="rectools", per_user=True, **kw)[name].round(8).tolist()
+        return (
+            rm.evaluate(rec, rel, [name], convention="rectools", per_user=True, **kw)[name]
+            .round(8)
+            .tolist()
+        )
 
     assert per("map@1") == [0, 1, 0.33333333, 0.33333333]
     assert per("map@3") == [0, 1, 0.55555556, 1]
     assert per("ndcg@1") == [0, 1, 1, 1]
-    assert per("ndcg@3") == [0, 0.46927873, 0.70391809, 1]   # IDCG over k = 3 positions
+    assert per("ndcg@3") == [0, 0.46927873, 0.70391809, 1]  # IDCG over k = 3 positions
     # divide_by_k=True is ap_denominator='k': not the preset, so pass convention=None
-    got = rm.evaluate(rec, rel, ["map@3"], ap_denominator="k", per_user=True)["map@3"].round(8).tolist()
+    got = (
+        rm.evaluate(rec, rel, ["map@3"], ap_denominator="k", per_user=True)["map@3"]
+        .round(8)
+        .tolist()
+    )
     assert got == [0, 0.33333333, 0.55555556, 1]
     mrr_rec = [[7, 8], [1, 2], [2, 1, 3, 4], [7, 8, 3]]
     assert per("mrr@1", rec=mrr_rec) == [0, 1, 0, 0]
@@ -325,17 +411,28 @@ def test_rectools_docstring_examples():
 
 def test_lenskit_formulas():
     # discount 1/log2(max(rank, 2)): one relevant item at rank 2 scores a full 1
-    assert rm.evaluate([[0, 1, 0]], [[0.9, 0.5, 0.1]], ["ndcg@3"], convention="lenskit")["ndcg@3"] == 1.0
-    assert rm.evaluate([[0, 1, 0]], [[0.9, 0.5, 0.1]], ["ndcg@3"])["ndcg@3"] == pytest.approx(1 / math.log2(3))
+    assert (
+        rm.evaluate([[0, 1, 0]], [[0.9, 0.5, 0.1]], ["ndcg@3"], convention="lenskit")["ndcg@3"]
+        == 1.0
+    )
+    assert rm.evaluate([[0, 1, 0]], [[0.9, 0.5, 0.1]], ["ndcg@3"])["ndcg@3"] == pytest.approx(
+        1 / math.log2(3)
+    )
     y_true = [[1, 0, 1, 0, 1, 1, 1]]
     y_score = [[0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]]
-    r = rm.evaluate(y_true, y_score, ["precision@3", "recall@3", "map@3", "ndcg@3", "mrr@3"],
-                    convention="lenskit")
-    assert r["recall@3"] == pytest.approx(2 / 3)                    # hits / min(|R|, k)
+    r = rm.evaluate(
+        y_true,
+        y_score,
+        ["precision@3", "recall@3", "map@3", "ndcg@3", "mrr@3"],
+        convention="lenskit",
+    )
+    assert r["recall@3"] == pytest.approx(2 / 3)  # hits / min(|R|, k)
     assert r["map@3"] == pytest.approx((1 + 2 / 3) / 3)
     assert r["ndcg@3"] == pytest.approx((1 + 1 / math.log2(3)) / (1 + 1 + 1 / math.log2(3)))
     # users without test items: NaN, left out of the mean
-    per = rm.evaluate([[0, 0], [0, 1]], [[0.5, 0.1], [0.5, 0.1]], ["ndcg@2"], convention="lenskit", per_user=True)
+    per = rm.evaluate(
+        [[0, 0], [0, 1]], [[0.5, 0.1], [0.5, 0.1]], ["ndcg@2"], convention="lenskit", per_user=True
+    )
     assert np.isnan(per["ndcg@2"][0]) and per["ndcg@2"][1] == 1.0
 
 
@@ -362,8 +459,15 @@ def test_explicit_keywords_must_agree_with_the_preset():
     y_true, y_score = random_data(3, ties=True, graded=False)
     base = rm.evaluate(y_true, y_score, ["map@5"], convention="trec_eval")
     # the same values, passed explicitly: fine
-    same = rm.evaluate(y_true, y_score, ["map@5"], convention="trec_eval", ties="trec_eval",
-                       ap_denominator="relevant", log_base=2)
+    same = rm.evaluate(
+        y_true,
+        y_score,
+        ["map@5"],
+        convention="trec_eval",
+        ties="trec_eval",
+        ap_denominator="relevant",
+        log_base=2,
+    )
     assert same.equals(base)
     # the default value passed explicitly is still a contradiction
     with pytest.raises(ValueError, match="sets ties='trec_eval', but ties='expected' was passed"):
@@ -373,7 +477,9 @@ def test_explicit_keywords_must_agree_with_the_preset():
     with pytest.raises(ValueError, match="convention must be one of"):
         rm.evaluate(y_true, y_score, ["map@5"], convention="TREC")
     # without a preset, the keywords are the plain defaults
-    assert rm.evaluate(y_true, y_score, ["map@5"])["map@5"] == rm.average_precision(y_true, y_score, k=5)
+    assert rm.evaluate(y_true, y_score, ["map@5"])["map@5"] == rm.average_precision(
+        y_true, y_score, k=5
+    )
 
 
 def test_unsupported_metrics_and_cutoffs_raise():
@@ -399,7 +505,9 @@ def test_presets_need_raw_inputs():
         rm.evaluate([["a", "b"]], [{"a"}], ["mrr"], convention="torchmetrics")
 
 
-@pytest.mark.parametrize("convention", [c for c in cv.PRESETS if cv.PRESETS[c]["ties"] == "expected"])
+@pytest.mark.parametrize(
+    "convention", [c for c in cv.PRESETS if cv.PRESETS[c]["ties"] == "expected"]
+)
 def test_expected_ties_do_not_depend_on_item_order(convention):
     y_true, y_score = random_data(6, ties=True, graded=True)
     perm = np.random.default_rng(0).permutation(y_true.shape[1])
@@ -412,9 +520,13 @@ def test_expected_ties_do_not_depend_on_item_order(convention):
 # the keywords added to the core for the presets
 # ======================================================================
 def test_discount_jarvelin():
-    np.testing.assert_allclose(rm.discount([1, 2, 3, 4], kind="jarvelin"), [1, 1, 1 / math.log2(3), 0.5])
+    np.testing.assert_allclose(
+        rm.discount([1, 2, 3, 4], kind="jarvelin"), [1, 1, 1 / math.log2(3), 0.5]
+    )
     # base 10: no discount before rank 10 (Jarvelin & Kekalainen, 2002)
-    np.testing.assert_allclose(rm.discount([1, 9, 10, 100], log_base=10, kind="jarvelin"), [1, 1, 1, 0.5])
+    np.testing.assert_allclose(
+        rm.discount([1, 9, 10, 100], log_base=10, kind="jarvelin"), [1, 1, 1, 0.5]
+    )
     assert rm.dcg([1, 1, 1], discount="jarvelin") == pytest.approx(2 + 1 / math.log2(3))
     with pytest.raises(ValueError, match="discount must be one of"):
         rm.ndcg([1, 0, 1], discount="ln")
@@ -434,7 +546,7 @@ def test_recall_denominator_min():
     rec, rel = ["a", "x", "b", "y"], {"a", "b", "c", "d", "e"}
     assert rm.recall(rec, rel, k=3) == pytest.approx(2 / 5)
     assert rm.recall(rec, rel, k=3, recall_denominator="min") == pytest.approx(2 / 3)
-    assert rm.recall(rec, rel, recall_denominator="min") == pytest.approx(2 / 5)   # no cutoff: |R|
+    assert rm.recall(rec, rel, recall_denominator="min") == pytest.approx(2 / 5)  # no cutoff: |R|
     with pytest.raises(ValueError, match="recall_denominator must be one of"):
         rm.recall(rec, rel, k=3, recall_denominator="k")
 
@@ -442,7 +554,7 @@ def test_recall_denominator_min():
 def test_ap_ties_group_end():
     y_true, y_score = [[1, 1, 0]], [[0.5, 0.5, 0.5]]
     assert rm.average_precision(y_true, y_score, ap_ties="group_end") == pytest.approx(2 / 3)
-    assert rm.average_precision(y_true, y_score) == pytest.approx(29 / 36)       # expected over orders
+    assert rm.average_precision(y_true, y_score) == pytest.approx(29 / 36)  # expected over orders
     # both relevant items below one irrelevant: every order gives 7/12, scikit-learn 2/3
     y_score = [[0.0, 0.0, 1.0]]
     assert rm.average_precision(y_true, y_score) == pytest.approx(7 / 12)

@@ -65,6 +65,7 @@ ranx (checked without ties only: ranx's order inside a tie is not specified)
     cache; we run it in a subprocess with NUMBA_DISABLE_JIT=1 (the same
     Python source, interpreted), which takes a few seconds.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -77,11 +78,10 @@ import warnings
 import numpy as np
 import pytest
 import pytrec_eval
-from sklearn.metrics import (average_precision_score, dcg_score, ndcg_score,
-                             roc_auc_score)
+import reference as ref
+from sklearn.metrics import average_precision_score, dcg_score, ndcg_score, roc_auc_score
 
 import recmetrics as rm
-import reference as ref
 
 TOL = 1e-9
 
@@ -100,27 +100,24 @@ def api(name):
     def call(*args, **kw):
         kw.setdefault("no_relevant", "zero")
         if name == "average_precision":
-            kw.setdefault("ap_denominator", "relevant")   # trec_eval's and ranx's |R|
+            kw.setdefault("ap_denominator", "relevant")  # trec_eval's and ranx's |R|
         return fn(*args, **kw)
 
     return call
 
 
-def random_matrix(rng, n_users, n_items, *, ties, graded, density=0.4,
-                  score_values=3):
+def random_matrix(rng, n_users, n_items, *, ties, graded, density=0.4, score_values=3):
     """(y_true, y_score): integer gains 0..3 (or 0/1) and scores.
 
     With ties, scores take ``score_values`` distinct values; without, they are
     distinct (a permutation scaled into (0, 1), distinct also as float32).
     """
     top = 4 if graded else 2
-    y_true = rng.integers(1, top, (n_users, n_items)) * (
-        rng.random((n_users, n_items)) < density)
+    y_true = rng.integers(1, top, (n_users, n_items)) * (rng.random((n_users, n_items)) < density)
     if ties:
         y_score = rng.integers(0, score_values, (n_users, n_items)) / 4.0
     else:
-        y_score = np.stack([(rng.permutation(n_items) + 1) / (n_items + 1)
-                            for _ in range(n_users)])
+        y_score = np.stack([(rng.permutation(n_items) + 1) / (n_items + 1) for _ in range(n_users)])
     return y_true.astype(int), y_score.astype(float)
 
 
@@ -130,10 +127,11 @@ def random_matrix(rng, n_users, n_items, *, ties, graded, density=0.4,
 def sklearn_cases(seed, ties, graded, n_cases=8, max_items=8, density=0.4):
     rng = np.random.default_rng(seed)
     cases = []
-    for trial in range(n_cases):
+    for _trial in range(n_cases):
         n_users, n_items = int(rng.integers(1, 13)), int(rng.integers(2, max_items))
-        cases.append(random_matrix(rng, n_users, n_items, ties=ties, graded=graded,
-                                   density=density))
+        cases.append(
+            random_matrix(rng, n_users, n_items, ties=ties, graded=graded, density=density)
+        )
     return cases
 
 
@@ -142,8 +140,9 @@ def sk_per_user(fn, y_true, y_score, **kw):
 
 
 KS = (None, 1, 3, 5)
-SK_PARAMS = pytest.mark.parametrize("ties,graded", [(False, False), (False, True),
-                                                    (True, False), (True, True)])
+SK_PARAMS = pytest.mark.parametrize(
+    "ties,graded", [(False, False), (False, True), (True, False), (True, True)]
+)
 
 
 @SK_PARAMS
@@ -152,19 +151,32 @@ def test_reference_vs_sklearn_dcg_ndcg(ties, graded):
         n_users = len(y_true)
         for k in KS:
             for log_base in (2, 10):
-                refv = [ref.from_scores(ref.dcg_rel, list(y_true[u]), list(y_score[u]),
-                                        "expected", k=k, log_base=log_base)
-                        for u in range(n_users)]
+                refv = [
+                    ref.from_scores(
+                        ref.dcg_rel,
+                        list(y_true[u]),
+                        list(y_score[u]),
+                        "expected",
+                        k=k,
+                        log_base=log_base,
+                    )
+                    for u in range(n_users)
+                ]
                 np.testing.assert_allclose(
-                    refv, sk_per_user(dcg_score, y_true, y_score, k=k, log_base=log_base),
-                    rtol=0, atol=TOL)
-            refv = [ref.from_scores(ref.ndcg, list(y_true[u]), list(y_score[u]),
-                                    "expected", k=k) for u in range(n_users)]
-            np.testing.assert_allclose(refv, sk_per_user(ndcg_score, y_true, y_score, k=k),
-                                       rtol=0, atol=TOL)
+                    refv,
+                    sk_per_user(dcg_score, y_true, y_score, k=k, log_base=log_base),
+                    rtol=0,
+                    atol=TOL,
+                )
+            refv = [
+                ref.from_scores(ref.ndcg, list(y_true[u]), list(y_score[u]), "expected", k=k)
+                for u in range(n_users)
+            ]
+            np.testing.assert_allclose(
+                refv, sk_per_user(ndcg_score, y_true, y_score, k=k), rtol=0, atol=TOL
+            )
             # the batch mean counts rows without a relevant item as 0
-            assert np.mean(refv) == pytest.approx(ndcg_score(y_true, y_score, k=k),
-                                                  abs=TOL)
+            assert np.mean(refv) == pytest.approx(ndcg_score(y_true, y_score, k=k), abs=TOL)
 
 
 @SK_PARAMS
@@ -172,26 +184,34 @@ def test_recmetrics_vs_sklearn_dcg_ndcg(ties, graded):
     ndcg, dcg = api("ndcg"), api("dcg")
     for y_true, y_score in sklearn_cases(10 + 2 * ties + graded, ties, graded):
         for k in KS:
-            got = ndcg(y_true, y_score, k=k, ties="expected", gain="linear",
-                       idcg="min", per_user=True)
-            np.testing.assert_allclose(got, sk_per_user(ndcg_score, y_true, y_score, k=k),
-                                       rtol=0, atol=TOL,
-                                       err_msg=f"k={k} y_true={y_true!r} y_score={y_score!r}")
+            got = ndcg(
+                y_true, y_score, k=k, ties="expected", gain="linear", idcg="min", per_user=True
+            )
+            np.testing.assert_allclose(
+                got,
+                sk_per_user(ndcg_score, y_true, y_score, k=k),
+                rtol=0,
+                atol=TOL,
+                err_msg=f"k={k} y_true={y_true!r} y_score={y_score!r}",
+            )
             assert ndcg(y_true, y_score, k=k) == pytest.approx(
-                ndcg_score(y_true, y_score, k=k), abs=TOL)
+                ndcg_score(y_true, y_score, k=k), abs=TOL
+            )
             for log_base in (2, 10):
-                got = dcg(y_true, y_score, k=k, ties="expected", log_base=log_base,
-                          per_user=True)
+                got = dcg(y_true, y_score, k=k, ties="expected", log_base=log_base, per_user=True)
                 np.testing.assert_allclose(
-                    got, sk_per_user(dcg_score, y_true, y_score, k=k, log_base=log_base),
-                    rtol=0, atol=TOL,
-                    err_msg=f"k={k} y_true={y_true!r} y_score={y_score!r}")
+                    got,
+                    sk_per_user(dcg_score, y_true, y_score, k=k, log_base=log_base),
+                    rtol=0,
+                    atol=TOL,
+                    err_msg=f"k={k} y_true={y_true!r} y_score={y_score!r}",
+                )
 
 
 def auc_cases(ties):
     cases = sklearn_cases(20 + ties, ties, False, n_cases=12, max_items=9, density=0.5)
     for y_true, _ in cases:
-        y_true[:, 0], y_true[:, 1] = 1, 0      # roc_auc_score needs both classes
+        y_true[:, 0], y_true[:, 1] = 1, 0  # roc_auc_score needs both classes
     return cases
 
 
@@ -201,8 +221,10 @@ def test_reference_vs_sklearn_roc_auc_per_user(ties):
         n_users = len(y_true)
         sk = [roc_auc_score(y_true[u], y_score[u]) for u in range(n_users)]
         mw = [ref.auc_mann_whitney(y_true[u], y_score[u]) for u in range(n_users)]
-        enum = [ref.from_scores(ref.auc_rel, list(y_true[u]), list(y_score[u]),
-                                "expected") for u in range(n_users)]
+        enum = [
+            ref.from_scores(ref.auc_rel, list(y_true[u]), list(y_score[u]), "expected")
+            for u in range(n_users)
+        ]
         np.testing.assert_allclose(mw, sk, rtol=0, atol=TOL)
         np.testing.assert_allclose(enum, sk, rtol=0, atol=TOL)
 
@@ -213,8 +235,9 @@ def test_recmetrics_vs_sklearn_roc_auc_per_user(ties):
     for y_true, y_score in auc_cases(ties):
         sk = [roc_auc_score(y_true[u], y_score[u]) for u in range(len(y_true))]
         got = auc(y_true, y_score, ties="expected", per_user=True)
-        np.testing.assert_allclose(got, sk, rtol=0, atol=TOL,
-                                   err_msg=f"y_true={y_true!r} y_score={y_score!r}")
+        np.testing.assert_allclose(
+            got, sk, rtol=0, atol=TOL, err_msg=f"y_true={y_true!r} y_score={y_score!r}"
+        )
 
 
 def sklearn_style_ap(y_true_row, y_score_row):
@@ -222,7 +245,7 @@ def sklearn_style_ap(y_true_row, y_score_row):
     n_rel = sum(1 for t in y_true_row if t > 0)
     total, H, N = 0.0, 0, 0
     for v in sorted(set(y_score_row), reverse=True):
-        group = [t for t, s in zip(y_true_row, y_score_row) if s == v]
+        group = [t for t, s in zip(y_true_row, y_score_row, strict=False) if s == v]
         h = sum(1 for t in group if t > 0)
         H, N = H + h, N + len(group)
         total += (h / n_rel) * (H / N)
@@ -240,9 +263,11 @@ def test_reference_vs_sklearn_average_precision_without_ties():
     for y_true, y_score in ap_cases():
         n_users = len(y_true)
         sk = [average_precision_score(y_true[u], y_score[u]) for u in range(n_users)]
-        for ties in ref.TIE_POLICIES:      # no ties: every policy agrees
-            refv = [ref.from_scores(ref.average_precision, list(y_true[u]),
-                                    list(y_score[u]), ties) for u in range(n_users)]
+        for ties in ref.TIE_POLICIES:  # no ties: every policy agrees
+            refv = [
+                ref.from_scores(ref.average_precision, list(y_true[u]), list(y_score[u]), ties)
+                for u in range(n_users)
+            ]
             np.testing.assert_allclose(refv, sk, rtol=0, atol=TOL)
 
 
@@ -251,22 +276,25 @@ def test_recmetrics_vs_sklearn_average_precision_without_ties():
     for y_true, y_score in ap_cases():
         sk = [average_precision_score(y_true[u], y_score[u]) for u in range(len(y_true))]
         got = ap(y_true, y_score, k=None, ap_denominator="relevant", per_user=True)
-        np.testing.assert_allclose(got, sk, rtol=0, atol=TOL,
-                                   err_msg=f"y_true={y_true!r} y_score={y_score!r}")
+        np.testing.assert_allclose(
+            got, sk, rtol=0, atol=TOL, err_msg=f"y_true={y_true!r} y_score={y_score!r}"
+        )
 
 
 def test_sklearn_average_precision_with_ties_is_grouped_step():
     rng = np.random.default_rng(31)
     n_below_expected = n_above_expected = n_above_optimistic = 0
-    for trial in range(300):
+    for _trial in range(300):
         n = int(rng.integers(2, 8))
         y_true = (rng.random(n) < 0.4).astype(int)
         y_true[0] = 1
         y_score = rng.integers(0, 3, n) / 2.0
         sk = average_precision_score(y_true, y_score)
         assert sk == pytest.approx(sklearn_style_ap(y_true, y_score), abs=TOL)
-        val = {t: ref.from_scores(ref.average_precision, list(y_true), list(y_score), t)
-               for t in ref.TIE_POLICIES}
+        val = {
+            t: ref.from_scores(ref.average_precision, list(y_true), list(y_score), t)
+            for t in ref.TIE_POLICIES
+        }
         assert sk >= val["pessimistic"] - TOL
         n_above_optimistic += sk > val["optimistic"] + TOL
         # equal to pessimistic when each tied group holds <= 1 relevant item
@@ -280,8 +308,10 @@ def test_sklearn_average_precision_with_ties_is_grouped_step():
     assert n_above_optimistic > 0
     yt, ys = [1, 1, 0], [0.0, 0.0, 1.0]
     assert average_precision_score(yt, ys) == pytest.approx(2 / 3)
-    assert all(ref.from_scores(ref.average_precision, yt, ys, t) == pytest.approx(7 / 12)
-               for t in ref.TIE_POLICIES)
+    assert all(
+        ref.from_scores(ref.average_precision, yt, ys, t) == pytest.approx(7 / 12)
+        for t in ref.TIE_POLICIES
+    )
     # the worked example quoted in the module docstring
     yt, ys = [1, 1, 0], [0.5, 0.5, 0.5]
     assert average_precision_score(yt, ys) == pytest.approx(2 / 3)
@@ -304,18 +334,29 @@ TREC_MEASURES = {
     # measure: (reference metric, reference kwargs, recmetrics name, recmetrics kwargs)
     "P_10": (ref.precision, {"k": 10}, "precision", {"k": 10}),
     "recall_10": (ref.recall, {"k": 10}, "recall", {"k": 10}),
-    "map_cut_10": (ref.average_precision, {"k": 10}, "average_precision",
-                   {"k": 10, "ap_denominator": "relevant"}),
-    "map": (ref.average_precision, {"k": None}, "average_precision",
-            {"k": None, "ap_denominator": "relevant"}),
-    "ndcg_cut_10": (ref.ndcg, {"k": 10}, "ndcg",
-                    {"k": 10, "gain": "linear", "idcg": "min"}),
+    "map_cut_10": (
+        ref.average_precision,
+        {"k": 10},
+        "average_precision",
+        {"k": 10, "ap_denominator": "relevant"},
+    ),
+    "map": (
+        ref.average_precision,
+        {"k": None},
+        "average_precision",
+        {"k": None, "ap_denominator": "relevant"},
+    ),
+    "ndcg_cut_10": (ref.ndcg, {"k": 10}, "ndcg", {"k": 10, "gain": "linear", "idcg": "min"}),
     "ndcg": (ref.ndcg, {"k": None}, "ndcg", {"k": None, "gain": "linear", "idcg": "min"}),
     "recip_rank": (ref.reciprocal_rank, {"k": None}, "reciprocal_rank", {"k": None}),
     "P_5": (ref.precision, {"k": 5}, "precision", {"k": 5}),
     "recall_5": (ref.recall, {"k": 5}, "recall", {"k": 5}),
-    "map_cut_5": (ref.average_precision, {"k": 5}, "average_precision",
-                  {"k": 5, "ap_denominator": "relevant"}),
+    "map_cut_5": (
+        ref.average_precision,
+        {"k": 5},
+        "average_precision",
+        {"k": 5, "ap_denominator": "relevant"},
+    ),
     "ndcg_cut_5": (ref.ndcg, {"k": 5}, "ndcg", {"k": 5, "gain": "linear", "idcg": "min"}),
 }
 
@@ -325,48 +366,55 @@ def docno(j):
 
 
 def trec_eval_per_query(y_true, y_score, measures):
-    qrel = {f"u{u}": {docno(j): int(y_true[u, j]) for j in range(y_true.shape[1])}
-            for u in range(y_true.shape[0])}
-    run = {f"u{u}": {docno(j): float(y_score[u, j]) for j in range(y_true.shape[1])}
-           for u in range(y_true.shape[0])}
+    qrel = {
+        f"u{u}": {docno(j): int(y_true[u, j]) for j in range(y_true.shape[1])}
+        for u in range(y_true.shape[0])
+    }
+    run = {
+        f"u{u}": {docno(j): float(y_score[u, j]) for j in range(y_true.shape[1])}
+        for u in range(y_true.shape[0])
+    }
     res = pytrec_eval.RelevanceEvaluator(qrel, set(measures)).evaluate(run)
-    return {m: np.array([res[f"u{u}"][m] for u in range(y_true.shape[0])])
-            for m in measures}
+    return {m: np.array([res[f"u{u}"][m] for u in range(y_true.shape[0])]) for m in measures}
 
 
 def trec_cases(seed, ties, graded):
     rng = np.random.default_rng(seed)
     cases = []
-    for trial in range(8):
+    for _trial in range(8):
         n_users, n_items = int(rng.integers(1, 16)), int(rng.integers(2, 31))
         density = float(rng.choice([0.1, 0.3, 0.7]))
-        y_true, y_score = random_matrix(rng, n_users, n_items, ties=ties,
-                                        graded=graded, density=density)
-        cases.append((y_true, y_score, trec_eval_per_query(y_true, y_score,
-                                                           TREC_MEASURES)))
+        y_true, y_score = random_matrix(
+            rng, n_users, n_items, ties=ties, graded=graded, density=density
+        )
+        cases.append((y_true, y_score, trec_eval_per_query(y_true, y_score, TREC_MEASURES)))
     return cases
 
 
-TREC_PARAMS = pytest.mark.parametrize("ties,graded", [(False, False), (False, True),
-                                                      (True, False), (True, True)])
+TREC_PARAMS = pytest.mark.parametrize(
+    "ties,graded", [(False, False), (False, True), (True, False), (True, True)]
+)
 
 
 @TREC_PARAMS
 def test_reference_vs_pytrec_eval_per_query(ties, graded):
     for y_true, y_score, tv in trec_cases(40 + 2 * ties + graded, ties, graded):
-        for m, (ref_fn, ref_kw, rm_name, rm_kw) in TREC_MEASURES.items():
-            refv = [ref.from_scores(ref_fn, list(y_true[u]), list(y_score[u]),
-                                    "trec_eval", **ref_kw) for u in range(len(y_true))]
+        for m, (ref_fn, ref_kw, _rm_name, _rm_kw) in TREC_MEASURES.items():
+            refv = [
+                ref.from_scores(ref_fn, list(y_true[u]), list(y_score[u]), "trec_eval", **ref_kw)
+                for u in range(len(y_true))
+            ]
             np.testing.assert_allclose(refv, tv[m], rtol=0, atol=TOL, err_msg=m)
 
 
 @TREC_PARAMS
 def test_recmetrics_vs_pytrec_eval_per_query(ties, graded):
     for y_true, y_score, tv in trec_cases(40 + 2 * ties + graded, ties, graded):
-        for m, (ref_fn, ref_kw, rm_name, rm_kw) in TREC_MEASURES.items():
+        for m, (_ref_fn, _ref_kw, rm_name, rm_kw) in TREC_MEASURES.items():
             got = api(rm_name)(y_true, y_score, ties="trec_eval", per_user=True, **rm_kw)
-            np.testing.assert_allclose(got, tv[m], rtol=0, atol=TOL,
-                                       err_msg=f"{m} y_true={y_true!r} y_score={y_score!r}")
+            np.testing.assert_allclose(
+                got, tv[m], rtol=0, atol=TOL, err_msg=f"{m} y_true={y_true!r} y_score={y_score!r}"
+            )
 
 
 def test_trec_eval_ties_by_docno_descending_string():
@@ -375,20 +423,22 @@ def test_trec_eval_ties_by_docno_descending_string():
     for rel in ["d1", "d2", "d3", "d10"]:
         ev = pytrec_eval.RelevanceEvaluator({"q": {rel: 1, "zz": 0}}, {"recip_rank"})
         rank[rel] = round(1 / ev.evaluate(run)["q"]["recip_rank"])
-    assert rank == {"d3": 1, "d2": 2, "d10": 3, "d1": 4}   # strcmp, descending
+    assert rank == {"d3": 1, "d2": 2, "d10": 3, "d1": 4}  # strcmp, descending
     # zero-padded docnos: descending string = descending column index
     y_true = np.array([[1, 0, 0, 1, 0, 0]])
     y_score = np.zeros((1, 6))
     tv = trec_eval_per_query(y_true, y_score, ["recip_rank"])
-    assert tv["recip_rank"][0] == pytest.approx(1 / 3)     # column 3 is at rank 3
-    assert ref.from_scores(ref.reciprocal_rank, [1, 0, 0, 1, 0, 0], [0.0] * 6,
-                           "trec_eval") == pytest.approx(1 / 3)
+    assert tv["recip_rank"][0] == pytest.approx(1 / 3)  # column 3 is at rank 3
+    assert ref.from_scores(
+        ref.reciprocal_rank, [1, 0, 0, 1, 0, 0], [0.0] * 6, "trec_eval"
+    ) == pytest.approx(1 / 3)
 
 
 def test_trec_eval_compares_scores_in_single_precision():
     def rr(eps):
         ev = pytrec_eval.RelevanceEvaluator({"q": {"a": 1, "b": 0}}, {"recip_rank"})
         return ev.evaluate({"q": {"a": 0.1 + eps, "b": 0.1}})["q"]["recip_rank"]
+
     # float64-distinct but float32-equal: a tie, broken by docno ("b" > "a")
     assert np.float32(0.1 + 1e-9) == np.float32(0.1)
     assert rr(1e-9) == 0.5
@@ -399,22 +449,22 @@ def test_trec_eval_compares_scores_in_single_precision():
 def test_trec_eval_query_without_relevant_docs():
     qrel = {"q": {"a": 0, "b": 0}, "q2": {"a": 1}}
     run = {"q": {"a": 1.0, "b": 0.5}, "q2": {"a": 1.0}, "q3": {"a": 1.0}}
-    measures = {"recip_rank", "map", "ndcg", "P_10", "recall_10", "ndcg_cut_10",
-                "map_cut_10"}
+    measures = {"recip_rank", "map", "ndcg", "P_10", "recall_10", "ndcg_cut_10", "map_cut_10"}
     res = pytrec_eval.RelevanceEvaluator(qrel, measures).evaluate(run)
-    assert set(res) == {"q", "q2"}                  # q3 (not in qrels) is left out
+    assert set(res) == {"q", "q2"}  # q3 (not in qrels) is left out
     assert all(v == 0.0 for v in res["q"].values())  # no relevant doc: 0, not skipped
     # our "zero" policy gives the same per-user value
-    for m, (ref_fn, ref_kw, rm_name, rm_kw) in TREC_MEASURES.items():
+    for m, (ref_fn, ref_kw, _rm_name, _rm_kw) in TREC_MEASURES.items():
         if m in measures:
             assert ref.from_scores(ref_fn, [0, 0], [1.0, 0.5], "trec_eval", **ref_kw) == 0.0
 
 
 def test_recmetrics_query_without_relevant_docs_like_trec_eval():
     y_true, y_score = np.array([[0, 0], [1, 0]]), np.array([[1.0, 0.5], [0.2, 0.1]])
-    for m, (ref_fn, ref_kw, rm_name, rm_kw) in TREC_MEASURES.items():
-        got = api(rm_name)(y_true, y_score, ties="trec_eval", per_user=True,
-                           no_relevant="zero", **rm_kw)
+    for m, (_ref_fn, _ref_kw, rm_name, rm_kw) in TREC_MEASURES.items():
+        got = api(rm_name)(
+            y_true, y_score, ties="trec_eval", per_user=True, no_relevant="zero", **rm_kw
+        )
         assert got[0] == 0.0, m
 
 
@@ -440,25 +490,38 @@ RANX_MEASURES = {
     "hit_rate@5": (ref.hit_ratio, {"k": 5}, "hit_ratio", {"k": 5}),
     "mrr@5": (ref.reciprocal_rank, {"k": 5}, "reciprocal_rank", {"k": 5}),
     "mrr": (ref.reciprocal_rank, {"k": None}, "reciprocal_rank", {"k": None}),
-    "map@5": (ref.average_precision, {"k": 5}, "average_precision",
-              {"k": 5, "ap_denominator": "relevant"}),
-    "map": (ref.average_precision, {"k": None}, "average_precision",
-            {"k": None, "ap_denominator": "relevant"}),
+    "map@5": (
+        ref.average_precision,
+        {"k": 5},
+        "average_precision",
+        {"k": 5, "ap_denominator": "relevant"},
+    ),
+    "map": (
+        ref.average_precision,
+        {"k": None},
+        "average_precision",
+        {"k": None, "ap_denominator": "relevant"},
+    ),
     "ndcg@5": (ref.ndcg, {"k": 5}, "ndcg", {"k": 5, "gain": "linear", "idcg": "min"}),
     "ndcg": (ref.ndcg, {"k": None}, "ndcg", {"k": None, "gain": "linear", "idcg": "min"}),
-    "ndcg_burges@5": (ref.ndcg, {"k": 5, "gain": "exponential"}, "ndcg",
-                      {"k": 5, "gain": "exponential", "idcg": "min"}),
+    "ndcg_burges@5": (
+        ref.ndcg,
+        {"k": 5, "gain": "exponential"},
+        "ndcg",
+        {"k": 5, "gain": "exponential", "idcg": "min"},
+    ),
 }
 
 
 def ranx_cases():
     rng = np.random.default_rng(50)
     mats = []
-    for trial in range(8):
+    for _trial in range(8):
         n_users, n_items = int(rng.integers(1, 10)), int(rng.integers(2, 13))
-        y_true, y_score = random_matrix(rng, n_users, n_items, ties=False, graded=True,
-                                        density=float(rng.choice([0.3, 0.7])))
-        y_true[:, 0] = np.maximum(y_true[:, 0], 1)   # ranx drops queries without qrels
+        y_true, y_score = random_matrix(
+            rng, n_users, n_items, ties=False, graded=True, density=float(rng.choice([0.3, 0.7]))
+        )
+        y_true[:, 0] = np.maximum(y_true[:, 0], 1)  # ranx drops queries without qrels
         mats.append((y_true, y_score))
     return mats
 
@@ -470,37 +533,49 @@ def ranx_values():
     for t, (y_true, y_score) in enumerate(ranx_cases()):
         for u in range(y_true.shape[0]):
             q = f"t{t:02d}u{u}"
-            qrels[q] = {docno(j): int(y_true[u, j]) for j in range(y_true.shape[1])
-                        if y_true[u, j] > 0}
+            qrels[q] = {
+                docno(j): int(y_true[u, j]) for j in range(y_true.shape[1]) if y_true[u, j] > 0
+            }
             run[q] = {docno(j): float(y_score[u, j]) for j in range(y_true.shape[1])}
     # |R| > k happens, so map@5's denominator (|R|, not min(|R|, k)) is exercised
     assert any(len(v) > 5 for v in qrels.values())
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", RANX_SCRIPT], env=env, check=True,
-                         input=json.dumps({"qrels": qrels, "run": run,
-                                           "metrics": list(RANX_MEASURES)}),
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", RANX_SCRIPT],
+        env=env,
+        check=True,
+        input=json.dumps({"qrels": qrels, "run": run, "metrics": list(RANX_MEASURES)}),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     rx = json.loads(out.stdout)
-    queries = sorted(qrels)     # query ids are generated in sorted order
+    queries = sorted(qrels)  # query ids are generated in sorted order
     assert queries == list(qrels)
-    return {m: dict(zip(queries, v)) for m, v in rx.items()}
+    return {m: dict(zip(queries, v, strict=False)) for m, v in rx.items()}
 
 
 def test_reference_vs_ranx_without_ties(ranx_values):
-    for m, (ref_fn, ref_kw, rm_name, rm_kw) in RANX_MEASURES.items():
+    for m, (ref_fn, ref_kw, _rm_name, _rm_kw) in RANX_MEASURES.items():
         for t, (y_true, y_score) in enumerate(ranx_cases()):
             expected = [ranx_values[m][f"t{t:02d}u{u}"] for u in range(y_true.shape[0])]
-            refv = [ref.from_scores(ref_fn, list(y_true[u]), list(y_score[u]),
-                                    "optimistic", **ref_kw)
-                    for u in range(y_true.shape[0])]
+            refv = [
+                ref.from_scores(ref_fn, list(y_true[u]), list(y_score[u]), "optimistic", **ref_kw)
+                for u in range(y_true.shape[0])
+            ]
             np.testing.assert_allclose(refv, expected, rtol=0, atol=TOL, err_msg=m)
 
 
 def test_recmetrics_vs_ranx_without_ties(ranx_values):
-    for m, (ref_fn, ref_kw, rm_name, rm_kw) in RANX_MEASURES.items():
+    for m, (_ref_fn, _ref_kw, rm_name, rm_kw) in RANX_MEASURES.items():
         fn = api(rm_name)
         for t, (y_true, y_score) in enumerate(ranx_cases()):
             expected = [ranx_values[m][f"t{t:02d}u{u}"] for u in range(y_true.shape[0])]
             got = fn(y_true, y_score, per_user=True, **rm_kw)
-            np.testing.assert_allclose(got, expected, rtol=0, atol=TOL,
-                                       err_msg=f"{m} y_true={y_true!r} y_score={y_score!r}")
+            np.testing.assert_allclose(
+                got,
+                expected,
+                rtol=0,
+                atol=TOL,
+                err_msg=f"{m} y_true={y_true!r} y_score={y_score!r}",
+            )

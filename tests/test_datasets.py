@@ -1,4 +1,5 @@
 """Tests of recmetrics.datasets: determinism, ranges, shapes, bad input."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -60,7 +61,9 @@ def test_every_user_has_train_and_test_ratings():
 
 
 def test_test_fraction_is_respected():
-    df = synthetic_ratings(n_users=300, n_items=100, mean_ratings_per_user=20, test_fraction=0.25, seed=2)
+    df = synthetic_ratings(
+        n_users=300, n_items=100, mean_ratings_per_user=20, test_fraction=0.25, seed=2
+    )
     share = (df["split"] == "test").mean()
     assert 0.2 < share < 0.3
 
@@ -92,7 +95,9 @@ def test_mean_activity_and_heavy_tail():
 def test_usable_with_rating_metrics():
     df = synthetic_ratings(n_users=40, n_items=25, seed=9)
     test = df[df["split"] == "test"]
-    assert rm.mae(test["rating"], test["pred_noisy"], clip=(1, 5)) <= rm.mae(test["rating"], test["pred_noisy"])
+    assert rm.mae(test["rating"], test["pred_noisy"], clip=(1, 5)) <= rm.mae(
+        test["rating"], test["pred_noisy"]
+    )
     assert rm.mae(test["rating"], test["pred_user"], users=test["user"], average="user") > 0
 
 
@@ -104,7 +109,11 @@ def test_usable_with_rating_metrics():
         ({"n_items": 1}, ValueError, "n_items must be at least 2"),
         ({"n_items": "10"}, TypeError, "n_items must be an integer"),
         ({"mean_ratings_per_user": 1}, ValueError, "mean_ratings_per_user must be at least 2"),
-        ({"mean_ratings_per_user": -3}, ValueError, "mean_ratings_per_user must be a finite number > 0"),
+        (
+            {"mean_ratings_per_user": -3},
+            ValueError,
+            "mean_ratings_per_user must be a finite number > 0",
+        ),
         ({"mean_ratings_per_user": None}, TypeError, "mean_ratings_per_user must be a real number"),
         ({"test_fraction": 0}, ValueError, "test_fraction must lie strictly between 0 and 1"),
         ({"test_fraction": 1}, ValueError, "test_fraction must lie strictly between 0 and 1"),
@@ -114,9 +123,21 @@ def test_usable_with_rating_metrics():
         ({"noise_sd": "big"}, TypeError, "noise_sd must be a real number"),
         ({"prediction_sd": float("inf")}, ValueError, "prediction_sd must be a finite number"),
         ({"seed": -1}, ValueError, "seed must be a non-negative integer"),
-        ({"seed": 1.5}, TypeError, "seed must be a non-negative integer or a numpy.random.Generator"),
-        ({"seed": None}, TypeError, "seed must be a non-negative integer or a numpy.random.Generator"),
-        ({"seed": True}, TypeError, "seed must be a non-negative integer or a numpy.random.Generator"),
+        (
+            {"seed": 1.5},
+            TypeError,
+            "seed must be a non-negative integer or a numpy.random.Generator",
+        ),
+        (
+            {"seed": None},
+            TypeError,
+            "seed must be a non-negative integer or a numpy.random.Generator",
+        ),
+        (
+            {"seed": True},
+            TypeError,
+            "seed must be a non-negative integer or a numpy.random.Generator",
+        ),
     ],
 )
 def test_bad_input(kwargs, exc, pattern):

@@ -1,5 +1,7 @@
-"""Issue 9: inputs are read by type, every bad input raises clearly, every
-valid input gets the right number, and presets match their library.
+"""Issue 9: inputs read by type, clear errors, right numbers, faithful presets.
+
+Inputs are read by type, every bad input raises clearly, every valid input
+gets the right number, and presets match their library.
 
 One test (at least) per class of failure found by an adversarial user; each
 test says which class it covers.
@@ -21,8 +23,20 @@ from sklearn.metrics import ndcg_score, roc_auc_score
 import recmetrics as rm
 
 RANKING_METRICS = [
-    rm.precision, rm.recall, rm.f_score, rm.f1, rm.hit_ratio, rm.arhr, rm.reciprocal_rank,
-    rm.average_precision, rm.cg, rm.dcg, rm.idcg, rm.ndcg, rm.auc, rm.break_even_point,
+    rm.precision,
+    rm.recall,
+    rm.f_score,
+    rm.f1,
+    rm.hit_ratio,
+    rm.arhr,
+    rm.reciprocal_rank,
+    rm.average_precision,
+    rm.cg,
+    rm.dcg,
+    rm.idcg,
+    rm.ndcg,
+    rm.auc,
+    rm.break_even_point,
 ]
 
 
@@ -31,9 +45,10 @@ RANKING_METRICS = [
 def test_whole_number_scores_are_scores():
     """(y_true, y_score) with integral float scores is not read as item ids."""
     assert rm.ndcg([0, 1, 2], [3.0, 2.0, 1.0]) == pytest.approx(
-        ndcg_score([[0, 1, 2]], [[3.0, 2.0, 1.0]]), abs=1e-15)
+        ndcg_score([[0, 1, 2]], [[3.0, 2.0, 1.0]]), abs=1e-15
+    )
     assert rm.ndcg([0, 1, 2], [3.0, 2.0, 1.0]) == rm.ndcg([0, 1, 2], [3.5, 2.0, 1.0])
-    assert rm.ndcg([0, 1, 2], [3, 2, 1]) == rm.ndcg([0, 1, 2], [3.0, 2.0, 1.0])   # int scores too
+    assert rm.ndcg([0, 1, 2], [3, 2, 1]) == rm.ndcg([0, 1, 2], [3.0, 2.0, 1.0])  # int scores too
     assert rm.auc([0, 1, 1], [3.0, 2.0, 1.0]) == roc_auc_score([0, 1, 1], [3.0, 2.0, 1.0])
 
 
@@ -66,14 +81,17 @@ def test_lists_of_ids_need_sets_for_the_relevant_items():
     assert rm.precision([3, 4, 2, 1, 5], {1, 3, 5}, k=5) == 0.6
 
 
-@pytest.mark.parametrize("call, pattern", [
-    (lambda: rm.ndcg([], []), "y_true is empty"),
-    (lambda: rm.ndcg([]), "gains is empty"),
-    (lambda: rm.evaluate([], [], ["ndcg@3"]), "y_true is empty"),
-    (lambda: rm.ndcg(np.zeros((0, 3)), np.zeros((0, 3))), "y_true is empty"),
-    (lambda: rm.precision([], [], k=1), "y_true is empty"),
-    (lambda: rm.ndcg([[]], [{"a"}]), None),   # one user with an empty list is fine
-])
+@pytest.mark.parametrize(
+    "call, pattern",
+    [
+        (lambda: rm.ndcg([], []), "y_true is empty"),
+        (lambda: rm.ndcg([]), "gains is empty"),
+        (lambda: rm.evaluate([], [], ["ndcg@3"]), "y_true is empty"),
+        (lambda: rm.ndcg(np.zeros((0, 3)), np.zeros((0, 3))), "y_true is empty"),
+        (lambda: rm.precision([], [], k=1), "y_true is empty"),
+        (lambda: rm.ndcg([[]], [{"a"}]), None),  # one user with an empty list is fine
+    ],
+)
 def test_empty_inputs_raise(call, pattern):
     if pattern is None:
         assert call() == 0.0
@@ -82,16 +100,28 @@ def test_empty_inputs_raise(call, pattern):
         call()
 
 
-@pytest.mark.parametrize("call, pattern", [
-    (lambda: rm.auc(["a", "b", "c"], {"z"}, n_items=3), "n_items=3 is smaller than what user 0 needs"),
-    (lambda: rm.auc(["a", "b", "c"], {"a"}, n_items=2), "n_items=2 is smaller"),
-    (lambda: rm.auc(ranks=[5], n_items=4), "ranks must be <= n_items"),
-    (lambda: rm.auc(ranks=[1, 2], n_items=[10, 10, 10]), "one integer or one per user: got 3 values for 2"),
-    (lambda: rm.auc([["a"], ["b"]], [{"a"}, {"b"}], n_items=[5, 5, 5]), "got 3 values for 2 users"),
-    (lambda: rm.auc(ranks=[1], n_items=0), "n_items must be >= 1"),
-    (lambda: rm.auc(ranks=[1], n_items=2.5), "n_items must be integers"),
-    (lambda: rm.auc(ranks=[1], n_items=True), "n_items must be a positive integer"),
-])
+@pytest.mark.parametrize(
+    "call, pattern",
+    [
+        (
+            lambda: rm.auc(["a", "b", "c"], {"z"}, n_items=3),
+            "n_items=3 is smaller than what user 0 needs",
+        ),
+        (lambda: rm.auc(["a", "b", "c"], {"a"}, n_items=2), "n_items=2 is smaller"),
+        (lambda: rm.auc(ranks=[5], n_items=4), "ranks must be <= n_items"),
+        (
+            lambda: rm.auc(ranks=[1, 2], n_items=[10, 10, 10]),
+            "one integer or one per user: got 3 values for 2",
+        ),
+        (
+            lambda: rm.auc([["a"], ["b"]], [{"a"}, {"b"}], n_items=[5, 5, 5]),
+            "got 3 values for 2 users",
+        ),
+        (lambda: rm.auc(ranks=[1], n_items=0), "n_items must be >= 1"),
+        (lambda: rm.auc(ranks=[1], n_items=2.5), "n_items must be integers"),
+        (lambda: rm.auc(ranks=[1], n_items=True), "n_items must be a positive integer"),
+    ],
+)
 def test_impossible_catalogue_sizes_raise(call, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         call()
@@ -179,25 +209,36 @@ def test_malformed_sparse_matrices_never_reach_the_kernels(index, argument):
 
 def test_malformed_coo_matrix():
     coo = sp.coo_array((np.array([1.0]), (np.array([0]), np.array([1]))), shape=(1, 3))
-    coo.col[0] = -2   # scipy checks at construction, not after
+    coo.col[0] = -2  # scipy checks at construction, not after
     with pytest.raises(ValueError, match="y_true is a malformed scipy.sparse matrix"):
         rm.ndcg(coo, np.array([[0.3, 0.2, 0.1]]))
 
 
-@pytest.mark.parametrize("call, exc, pattern", [
-    (lambda: rm.ndcg(ranks=[1, 2], mask=[[True]]), TypeError, "mask does not apply"),
-    (lambda: rm.ndcg(["a"], {"a"}, mask=[[True]]), TypeError, "mask does not apply"),
-    (lambda: rm.ndcg([1, 0]), None, None),
-    (lambda: rm.ndcg([1, 0], n_items=5), TypeError, "n_items does not apply"),
-    (lambda: rm.ndcg([[1, 0]], [[0.2, 0.1]], n_items=5), TypeError, "n_items does not apply"),
-    (lambda: rm.auc([[1, 0]], [[0.2, 0.1]], n_items=5), TypeError, "n_items does not apply"),
-    (lambda: rm.auc([[1, 0]], [[0.2, 0.1]], n_items=5, average="global"), TypeError,
-     "n_items does not apply"),
-    (lambda: rm.ndcg(rm.from_scores([[1, 0]], [[0.2, 0.2]], ties="pessimistic"), ties="expected"),
-     ValueError, "built with ties='pessimistic'"),
-    (lambda: rm.ndcg(rm.from_ranks([1]), n_items=5), TypeError, "n_items does not apply"),
-    (lambda: rm.ndcg(rm.from_ranks([1]), mask=[[True]]), TypeError, "mask does not apply"),
-])
+@pytest.mark.parametrize(
+    "call, exc, pattern",
+    [
+        (lambda: rm.ndcg(ranks=[1, 2], mask=[[True]]), TypeError, "mask does not apply"),
+        (lambda: rm.ndcg(["a"], {"a"}, mask=[[True]]), TypeError, "mask does not apply"),
+        (lambda: rm.ndcg([1, 0]), None, None),
+        (lambda: rm.ndcg([1, 0], n_items=5), TypeError, "n_items does not apply"),
+        (lambda: rm.ndcg([[1, 0]], [[0.2, 0.1]], n_items=5), TypeError, "n_items does not apply"),
+        (lambda: rm.auc([[1, 0]], [[0.2, 0.1]], n_items=5), TypeError, "n_items does not apply"),
+        (
+            lambda: rm.auc([[1, 0]], [[0.2, 0.1]], n_items=5, average="global"),
+            TypeError,
+            "n_items does not apply",
+        ),
+        (
+            lambda: rm.ndcg(
+                rm.from_scores([[1, 0]], [[0.2, 0.2]], ties="pessimistic"), ties="expected"
+            ),
+            ValueError,
+            "built with ties='pessimistic'",
+        ),
+        (lambda: rm.ndcg(rm.from_ranks([1]), n_items=5), TypeError, "n_items does not apply"),
+        (lambda: rm.ndcg(rm.from_ranks([1]), mask=[[True]]), TypeError, "mask does not apply"),
+    ],
+)
 def test_keywords_that_do_not_apply_raise(call, exc, pattern):
     if exc is None:
         call()
@@ -218,31 +259,63 @@ def test_prebuilt_ranking_keeps_its_policy():
     assert rm.reciprocal_rank(rm.from_lists([["a", "b"]], [{"b"}]), ties="optimistic") == 0.5
 
 
-@pytest.mark.parametrize("conv, kw", [
-    ("torchmetrics", {"retrieve_nonpositive": True}),
-    ("trec_eval", {"score_dtype": "float64"}),
-    ("sklearn", {"score_dtype": "float32"}),
-    ("trec_eval", {"no_relevant": "skip"}),
-    ("recbole", {"ap_denominator": "relevant"}),
-])
+@pytest.mark.parametrize(
+    "conv, kw",
+    [
+        ("torchmetrics", {"retrieve_nonpositive": True}),
+        ("trec_eval", {"score_dtype": "float64"}),
+        ("sklearn", {"score_dtype": "float32"}),
+        ("trec_eval", {"no_relevant": "skip"}),
+        ("recbole", {"ap_denominator": "relevant"}),
+    ],
+)
 def test_explicit_keyword_contradicting_a_preset_raises(conv, kw):
     with pytest.raises(ValueError, match=f"convention='{conv}'"):
         rm.evaluate([[1, 0, 1]], [[0.3, 0.2, 0.1]], ["ndcg@2"], convention=conv, **kw)
 
 
-@pytest.mark.parametrize("call, exc, pattern", [
-    (lambda: rm.ndcg([[1, 0]], [[0.2, 0.1]], per_user="no"), TypeError, "per_user must be True or False"),
-    (lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], ["ndcg"], per_user=1), TypeError, "per_user must be"),
-    (lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], ["ndcg"], progress="yes"), TypeError, "progress must be"),
-    (lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], ["ndcg"], retrieve_nonpositive="no"), TypeError,
-     "retrieve_nonpositive must be"),
-    (lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], ["ndcg"], score_dtype="float16"), ValueError,
-     "score_dtype must be 'float32' or 'float64'"),
-    (lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], ["ndcg"], score_dtype=3), ValueError, "score_dtype must be"),
-    (lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], None), TypeError, "metrics must be a metric name or a list"),
-    (lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], 5), TypeError, "metrics must be"),
-    (lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], []), ValueError, "metrics is empty"),
-])
+@pytest.mark.parametrize(
+    "call, exc, pattern",
+    [
+        (
+            lambda: rm.ndcg([[1, 0]], [[0.2, 0.1]], per_user="no"),
+            TypeError,
+            "per_user must be True or False",
+        ),
+        (
+            lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], ["ndcg"], per_user=1),
+            TypeError,
+            "per_user must be",
+        ),
+        (
+            lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], ["ndcg"], progress="yes"),
+            TypeError,
+            "progress must be",
+        ),
+        (
+            lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], ["ndcg"], retrieve_nonpositive="no"),
+            TypeError,
+            "retrieve_nonpositive must be",
+        ),
+        (
+            lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], ["ndcg"], score_dtype="float16"),
+            ValueError,
+            "score_dtype must be 'float32' or 'float64'",
+        ),
+        (
+            lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], ["ndcg"], score_dtype=3),
+            ValueError,
+            "score_dtype must be",
+        ),
+        (
+            lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], None),
+            TypeError,
+            "metrics must be a metric name or a list",
+        ),
+        (lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], 5), TypeError, "metrics must be"),
+        (lambda: rm.evaluate([[1, 0]], [[0.2, 0.1]], []), ValueError, "metrics is empty"),
+    ],
+)
 def test_flags_and_options_are_checked(call, exc, pattern):
     with pytest.raises(exc, match=pattern):
         call()
@@ -265,7 +338,7 @@ def test_missing_item_ids_raise(bad):
 
 
 def test_cutoff_far_beyond_the_catalogue():
-    """k = 10**12 allocates nothing of size k and equals the uncut metric."""
+    """K = 10**12 allocates nothing of size k and equals the uncut metric."""
     y = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
     s = np.array([[0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1]])
     huge = 10**12
@@ -273,20 +346,27 @@ def test_cutoff_far_beyond_the_catalogue():
         fn = getattr(rm, name)
         assert fn(y, s, k=huge) == pytest.approx(fn(y, s, k=4), abs=1e-15), name
     assert rm.average_precision(y, s, k=huge) == rm.average_precision(y, s)
-    assert rm.precision(y, s, k=huge) == pytest.approx(1.5 / huge)   # P@k divides by k
+    assert rm.precision(y, s, k=huge) == pytest.approx(1.5 / huge)  # P@k divides by k
     table = rm.evaluate(y, s, [f"ndcg@{huge}", f"map@{huge}", f"mrr@{huge}"])
     assert table.iloc[0] == pytest.approx(rm.ndcg(y, s))
     # IDCG over k positions: exact closed form beyond 2**22 positions
     big = rm.idcg(ranks=[1], k=huge, idcg="k")
     assert 1e10 < big < huge
     assert rm.idcg(ranks=[1], k=10**7, idcg="k") == pytest.approx(
-        float(np.sum(rm.discount(np.arange(1, 10**7 + 1)))), rel=1e-13)
+        float(np.sum(rm.discount(np.arange(1, 10**7 + 1)))), rel=1e-13
+    )
 
 
 def _rr_tied_reference(a, t, c):
     s = np.arange(1, t - c + 2, dtype=float)
-    log_p = (gammaln(t - s + 1) - gammaln(c) - gammaln(t - s - c + 2)
-             - gammaln(t + 1) + gammaln(c + 1) + gammaln(t - c + 1))
+    log_p = (
+        gammaln(t - s + 1)
+        - gammaln(c)
+        - gammaln(t - s - c + 2)
+        - gammaln(t + 1)
+        + gammaln(c + 1)
+        + gammaln(t - c + 1)
+    )
     return float(np.sum(np.exp(log_p) / (a + s)))
 
 
@@ -303,16 +383,25 @@ def test_reciprocal_rank_on_huge_tie_groups():
     # cut at k: the same sum stopped at k
     np.testing.assert_allclose(
         rm.reciprocal_rank(y[:1], s[:1], k=3, per_user=True),
-        [(1 / 1 + 1 / 2 + 1 / 3) / n_items], rtol=1e-12)
+        [(1 / 1 + 1 / 2 + 1 / 3) / n_items],
+        rtol=1e-12,
+    )
 
 
-@pytest.mark.parametrize("call, pattern", [
-    (lambda: rm.ndcg(np.array([[1, 0], [0, 1]]), np.array([[0.5, 0.1], [0.2, np.nan]])),
-     "y_score contains NaN at row 1, column 1"),
-    (lambda: rm.ndcg([[1, 0], [0, 1]], [[0.5, 0.1], [np.inf, 0.2]]),
-     "y_score contains an infinite value at row 1, column 0"),
-    (lambda: rm.rmse([1, 2], [1, np.nan]), "y_pred contains NaN at position 1"),
-])
+@pytest.mark.parametrize(
+    "call, pattern",
+    [
+        (
+            lambda: rm.ndcg(np.array([[1, 0], [0, 1]]), np.array([[0.5, 0.1], [0.2, np.nan]])),
+            "y_score contains NaN at row 1, column 1",
+        ),
+        (
+            lambda: rm.ndcg([[1, 0], [0, 1]], [[0.5, 0.1], [np.inf, 0.2]]),
+            "y_score contains an infinite value at row 1, column 0",
+        ),
+        (lambda: rm.rmse([1, 2], [1, np.nan]), "y_pred contains NaN at position 1"),
+    ],
+)
 def test_bad_values_are_located(call, pattern):
     with pytest.raises(ValueError, match=pattern):
         call()
@@ -333,14 +422,15 @@ def test_fraction_grades():
 # 5. presets match their library on every metric they list
 def test_sklearn_preset_auc_of_one_class_users_is_undefined():
     y = np.array([[1, 0, 1, 0], [0, 0, 0, 0], [1, 1, 1, 1], [0, 1, 0, 0]])
-    s = np.array([[0.9, 0.8, 0.3, 0.1], [0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4],
-                  [0.3, 0.9, 0.1, 0.2]])
+    s = np.array(
+        [[0.9, 0.8, 0.3, 0.1], [0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4], [0.3, 0.9, 0.1, 0.2]]
+    )
     per = rm.evaluate(y, s, ["auc"], convention="sklearn", per_user=True)["auc"].to_numpy()
     assert np.isnan(per[1]) and np.isnan(per[2])
     for u in (0, 3):
         assert per[u] == roc_auc_score(y[u], s[u])
     with pytest.warns(UserWarning, match="not defined"):
-        assert np.isnan(roc_auc_score(y[1], s[1]))   # scikit-learn 1.9: NaN, with a warning
+        assert np.isnan(roc_auc_score(y[1], s[1]))  # scikit-learn 1.9: NaN, with a warning
     mean = rm.evaluate(y, s, ["auc"], convention="sklearn")["auc"]
     assert mean == pytest.approx(np.mean([roc_auc_score(y[u], s[u]) for u in (0, 3)]))
 
@@ -368,7 +458,7 @@ def test_trapezoid_area_matches_sklearn_auc():
     with pytest.raises(ValueError, match="neither increasing nor decreasing"):
         rm.trapezoid_area([0, 1, 0.5], [0, 1, 1])
     with pytest.raises(ValueError):
-        sk_auc([0, 1, 0.5], [0, 1, 1])   # scikit-learn refuses it too
+        sk_auc([0, 1, 0.5], [0, 1, 1])  # scikit-learn refuses it too
 
 
 # ----------------------------------------------------------------------------
@@ -382,6 +472,8 @@ def test_defaults_are_the_recommended_conventions():
     assert rm.auc(y, s) == rm.auc(y[:1], s[:1])
     # AP@k divides by min(|R|, k): a perfect top 2 scores 1 with |R| = 3
     assert rm.average_precision([1, 1, 0, 1], k=2) == 1.0
-    assert rm.average_precision([1, 1, 0, 1], k=2, ap_denominator="relevant") == pytest.approx(2 / 3)
+    assert rm.average_precision([1, 1, 0, 1], k=2, ap_denominator="relevant") == pytest.approx(
+        2 / 3
+    )
     means = rm.evaluate(y, s, ["map@2", "ndcg@2"])
     assert means["map@2"] == rm.average_precision(y, s, k=2)

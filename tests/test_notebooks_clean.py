@@ -6,6 +6,7 @@ checks make sure those stored outputs came from one fresh run (counts 1, 2, 3,
 check reads the markdown: no inline formula may be cut by a line that MyST would
 read as a list item (the strict book build does not catch it).
 """
+
 from __future__ import annotations
 
 import json
@@ -62,9 +63,26 @@ def test_imports_the_package(path):
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*(.*)$")
 # directives whose body is markdown (everything else fenced is code or math)
 _MARKDOWN_DIRECTIVES = {
-    "admonition", "note", "warning", "tip", "important", "hint", "caution",
-    "attention", "danger", "error", "seealso", "topic", "sidebar", "margin",
-    "epigraph", "dropdown", "exercise", "solution", "figure", "table",
+    "admonition",
+    "note",
+    "warning",
+    "tip",
+    "important",
+    "hint",
+    "caution",
+    "attention",
+    "danger",
+    "error",
+    "seealso",
+    "topic",
+    "sidebar",
+    "margin",
+    "epigraph",
+    "dropdown",
+    "exercise",
+    "solution",
+    "figure",
+    "table",
 }
 
 
@@ -94,14 +112,18 @@ def _dollars(line: str) -> list[str]:
 def broken_inline_math(text: str) -> list[tuple[int, str]]:
     """Lines (1-based number, text) that start with -, + or * inside open $...$."""
     bad: list[tuple[int, str]] = []
-    fences: list[tuple[str, bool]] = []        # (fence, body is markdown)
+    fences: list[tuple[str, bool]] = []  # (fence, body is markdown)
     inline = display = False
     for number, line in enumerate(text.splitlines(), start=1):
         fence = _FENCE.match(line)
         if fence:
             mark, info = fence.group(1), fence.group(2).strip()
-            if fences and mark[0] == fences[-1][0][0] and len(mark) >= len(fences[-1][0]) \
-                    and not info:
+            if (
+                fences
+                and mark[0] == fences[-1][0][0]
+                and len(mark) >= len(fences[-1][0])
+                and not info
+            ):
                 fences.pop()
                 inline = False
                 continue
@@ -111,9 +133,9 @@ def broken_inline_math(text: str) -> list[tuple[int, str]]:
                 inline = False
                 continue
         if fences and not fences[-1][1]:
-            continue                               # code or a {math} block
+            continue  # code or a {math} block
         if not line.strip():
-            inline = False                         # a blank line ends the paragraph
+            inline = False  # a blank line ends the paragraph
             continue
         if inline and re.match(r"\s*[-+*]", line):
             bad.append((number, line))
@@ -138,7 +160,8 @@ def test_no_inline_math_broken_by_a_list_marker(path):
     nb = json.loads(path.read_text(encoding="utf-8"))
     problems = [
         f"cell {i}, line {number}: {line.strip()!r}"
-        for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "markdown"
+        for i, cell in enumerate(nb["cells"])
+        if cell["cell_type"] == "markdown"
         for number, line in broken_inline_math("".join(cell["source"]))
     ]
     assert not problems, (

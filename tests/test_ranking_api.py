@@ -1,4 +1,5 @@
 """The calling forms of the ranking metrics, their agreement, and bad input."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,19 +9,33 @@ import scipy.sparse as sp
 
 import recmetrics as rm
 
-RANKED_METRICS = [rm.precision, rm.recall, rm.f1, rm.hit_ratio, rm.arhr, rm.reciprocal_rank,
-                  rm.average_precision, rm.cg, rm.dcg, rm.ndcg]
+RANKED_METRICS = [
+    rm.precision,
+    rm.recall,
+    rm.f1,
+    rm.hit_ratio,
+    rm.arhr,
+    rm.reciprocal_rank,
+    rm.average_precision,
+    rm.cg,
+    rm.dcg,
+    rm.ndcg,
+]
 
 
 # ------------------------------------------------------------- calling forms
 def test_required_calling_forms():
     assert rm.ndcg([3, 2, 3, 0, 1, 2]) == pytest.approx(6.861 / 7.141, abs=1e-3)
     assert rm.dcg([3, 2, 3, 0, 1, 2]) == pytest.approx(6.8611, abs=1e-4)
-    assert rm.average_precision(["a", "b", "x", "c"], {"a", "b", "c"}) == pytest.approx((1 + 1 + 3 / 4) / 3)
+    assert rm.average_precision(["a", "b", "x", "c"], {"a", "b", "c"}) == pytest.approx(
+        (1 + 1 + 3 / 4) / 3
+    )
     assert rm.reciprocal_rank(["x", "a", "b"], {"a", "b"}) == 0.5
     y_true = np.array([[1, 0, 0, 1, 0], [0, 2, 0, 0, 1]])
     y_score = np.array([[0.9, 0.8, 0.1, 0.4, 0.3], [0.3, 0.2, 0.9, 0.1, 0.5]])
-    res = rm.evaluate(y_true, y_score, ["ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10", "auc"])
+    res = rm.evaluate(
+        y_true, y_score, ["ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10", "auc"]
+    )
     assert list(res.index) == ["ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10", "auc"]
     per = rm.evaluate(y_true, y_score, ["ndcg@10", "auc"], per_user=True)
     assert per.shape == (2, 2)
@@ -29,7 +44,7 @@ def test_required_calling_forms():
 
 @pytest.mark.parametrize("fn", RANKED_METRICS)
 def test_forms_agree(fn):
-    """gains list == (list, set) == (list, dict) == score matrix == ranks."""
+    """Gains list == (list, set) == (list, dict) == score matrix == ranks."""
     kw = {"k": 3}
     gains = [1, 0, 1, 1, 0]
     recommended = ["a", "b", "c", "d", "e"]
@@ -51,9 +66,13 @@ def test_batch_lists_and_per_user():
     np.testing.assert_allclose(per, [1.0, 1 / 3])
     assert rm.reciprocal_rank(recs, rels) == pytest.approx((1 + 1 / 3) / 2)
     # one list of ids with a set of relevant ids
-    assert rm.average_precision([3, 4, 2, 1, 5], {1, 3, 5}) == pytest.approx((1 + 2 / 4 + 3 / 5) / 3)
+    assert rm.average_precision([3, 4, 2, 1, 5], {1, 3, 5}) == pytest.approx(
+        (1 + 2 / 4 + 3 / 5) / 3
+    )
     # two sequences are always (y_true, y_score): relevant ids must be a set
-    assert rm.average_precision([[3, 4, 2, 1, 5]], [{1, 3, 5}]) == pytest.approx((1 + 2 / 4 + 3 / 5) / 3)
+    assert rm.average_precision([[3, 4, 2, 1, 5]], [{1, 3, 5}]) == pytest.approx(
+        (1 + 2 / 4 + 3 / 5) / 3
+    )
     with pytest.raises(ValueError, match="pass each user's relevant items as a set"):
         rm.average_precision([[3, 4, 2, 1, 5]], [[1, 3, 5]])
     with pytest.raises(ValueError, match="same shape"):
@@ -69,7 +88,7 @@ def test_unretrieved_relevant_items_count_in_recall_and_ap():
 def test_mask_excludes_items():
     y_true = np.array([[1, 0, 1, 0]])
     y_score = np.array([[0.1, 0.9, 0.8, 0.7]])
-    mask = np.array([[False, True, False, False]])   # item 1 was a training item
+    mask = np.array([[False, True, False, False]])  # item 1 was a training item
     assert rm.reciprocal_rank(y_true, y_score, mask=mask) == 1.0
     assert rm.precision(y_true, y_score, k=1, mask=mask) == 1.0
     # a masked relevant item is not relevant any more
@@ -78,8 +97,8 @@ def test_mask_excludes_items():
 
 
 def test_average_precision_denominators():
-    gains = [1, 0, 1, 0, 0, 0, 1, 1]        # |R| = 4
-    num = 1 / 1 + 2 / 3                       # hits within k = 4
+    gains = [1, 0, 1, 0, 0, 0, 1, 1]  # |R| = 4
+    num = 1 / 1 + 2 / 3  # hits within k = 4
     assert rm.average_precision(gains, k=4, ap_denominator="relevant") == pytest.approx(num / 4)
     assert rm.average_precision(gains, k=4, ap_denominator="min") == pytest.approx(num / 4)
     assert rm.average_precision(gains, k=2, ap_denominator="min") == pytest.approx(1 / 2)
@@ -90,7 +109,9 @@ def test_average_precision_denominators():
 
 def test_idcg_modes_and_gains():
     assert rm.ndcg([0, 1, 0], k=3, idcg="min") == pytest.approx(1 / np.log2(3))
-    assert rm.ndcg([0, 1, 0], k=3, idcg="k") == pytest.approx((1 / np.log2(3)) / (1 + 1 / np.log2(3) + 0.5))
+    assert rm.ndcg([0, 1, 0], k=3, idcg="k") == pytest.approx(
+        (1 / np.log2(3)) / (1 + 1 / np.log2(3) + 0.5)
+    )
     with pytest.raises(ValueError, match="binary relevance only"):
         rm.ndcg([2, 1], k=2, idcg="k")
     with pytest.raises(ValueError, match="needs a cutoff"):
@@ -103,7 +124,7 @@ def test_idcg_modes_and_gains():
 def test_no_relevant_policies():
     y_true = np.array([[1, 0, 0], [0, 0, 0]])
     y_score = np.array([[0.9, 0.1, 0.2], [0.3, 0.2, 0.1]])
-    assert rm.ndcg(y_true, y_score) == 1.0            # default: 'skip'
+    assert rm.ndcg(y_true, y_score) == 1.0  # default: 'skip'
     assert rm.ndcg(y_true, y_score, no_relevant="zero") == 0.5
     assert rm.ndcg(y_true, y_score, no_relevant="skip") == 1.0
     per = rm.ndcg(y_true, y_score, no_relevant="skip", per_user=True)
@@ -119,7 +140,9 @@ def test_tie_policies_on_a_small_example():
     y_score = [[0.5, 0.5, 0.5, 0.1]]
     assert rm.reciprocal_rank(y_true, y_score, ties="optimistic") == 1.0
     assert rm.reciprocal_rank(y_true, y_score, ties="pessimistic") == pytest.approx(1 / 3)
-    assert rm.reciprocal_rank(y_true, y_score, ties="expected") == pytest.approx((1 + 1 / 2 + 1 / 3) / 3)
+    assert rm.reciprocal_rank(y_true, y_score, ties="expected") == pytest.approx(
+        (1 + 1 / 2 + 1 / 3) / 3
+    )
     # trec_eval: higher item index first within a tie -> order 2, 1, 0
     assert rm.reciprocal_rank(y_true, y_score, ties="trec_eval") == 0.5
     assert rm.precision(y_true, y_score, k=1, ties="expected") == pytest.approx(1 / 3)
@@ -140,7 +163,10 @@ def test_auc_forms():
     w = rm.auc(y_true, y_score, average="weighted")
     assert w == pytest.approx(rm.auc(y_true, y_score))  # equal list lengths
     from sklearn.metrics import roc_auc_score
-    assert rm.auc(y_true, y_score, average="global") == pytest.approx(roc_auc_score(y_true.ravel(), y_score.ravel()))
+
+    assert rm.auc(y_true, y_score, average="global") == pytest.approx(
+        roc_auc_score(y_true.ravel(), y_score.ravel())
+    )
 
 
 def test_curves_and_break_even():
@@ -153,6 +179,7 @@ def test_curves_and_break_even():
     assert r[-1] == 1.0 and p[0] == 1.0
     assert rm.break_even_point(y, s) == pytest.approx(rm.precision([y], [s], k=3))
     from sklearn.metrics import roc_curve as sk_roc
+
     f2, t2, _ = sk_roc(y, s, drop_intermediate=False)
     np.testing.assert_allclose(fpr, f2)
     np.testing.assert_allclose(tpr, t2)
@@ -176,20 +203,40 @@ def test_confusion_counts():
         (lambda: rm.ndcg([1, -1, 1]), ValueError, "gains must be non-negative"),
         (lambda: rm.ndcg([1, float("nan")]), ValueError, "gains contains NaN"),
         (lambda: rm.ndcg([]), ValueError, "gains is empty"),
-        (lambda: rm.average_precision(["a", "b", "a"], {"a"}), ValueError, "recommended contains the item 'a' twice"),
+        (
+            lambda: rm.average_precision(["a", "b", "a"], {"a"}),
+            ValueError,
+            "recommended contains the item 'a' twice",
+        ),
         (lambda: rm.average_precision(["a"], {"a": -1}), ValueError, "grades must be non-negative"),
-        (lambda: rm.average_precision([["a"]], [{"b": 1, "c": -1}]), ValueError, "grades must be non-negative"),
+        (
+            lambda: rm.average_precision([["a"]], [{"b": 1, "c": -1}]),
+            ValueError,
+            "grades must be non-negative",
+        ),
         (lambda: rm.ndcg([[1, 0]], [[0.5, float("nan")]]), ValueError, "y_score contains NaN"),
         (lambda: rm.ndcg([[1, 0]], [[0.5, 0.2, 0.1]]), ValueError, "same shape"),
-        (lambda: rm.ndcg(np.array([[1, -2]]), np.array([[0.5, 0.2]])), ValueError, "y_true must be non-negative"),
-        (lambda: rm.ndcg(np.array([[1, 0]]), np.array([["a", "b"]])), TypeError, "y_score must contain only numbers"),
+        (
+            lambda: rm.ndcg(np.array([[1, -2]]), np.array([[0.5, 0.2]])),
+            ValueError,
+            "y_true must be non-negative",
+        ),
+        (
+            lambda: rm.ndcg(np.array([[1, 0]]), np.array([["a", "b"]])),
+            TypeError,
+            "y_score must contain only numbers",
+        ),
         (lambda: rm.ndcg(np.array([[1, 0]])), TypeError, "y_score is missing"),
         (lambda: rm.ndcg(ranks=[0, 3]), ValueError, "ranks must be >= 1"),
         (lambda: rm.ndcg(ranks=[5], n_items=4), ValueError, "ranks must be <= n_items"),
         (lambda: rm.ndcg(ranks=[1.5]), ValueError, "ranks must be integers"),
         (lambda: rm.ndcg(ranks=[[1, 1]]), ValueError, "distinct"),
         (lambda: rm.ndcg([1, 0], ties="random"), ValueError, "ties must be one of"),
-        (lambda: rm.average_precision([1, 0], ap_denominator="n"), ValueError, "ap_denominator must be one of"),
+        (
+            lambda: rm.average_precision([1, 0], ap_denominator="n"),
+            ValueError,
+            "ap_denominator must be one of",
+        ),
         (lambda: rm.dcg([1, 0], gain="log"), ValueError, "gain must be one of"),
         (lambda: rm.dcg([1, 0], log_base=1), ValueError, "log_base must be > 1"),
         (lambda: rm.f_score([1, 0], k=1, beta=0), ValueError, "beta must be a finite number > 0"),
@@ -216,22 +263,28 @@ def test_one_dimensional_scores_are_read_as_one_user():
     assert rm.auc(y, s) == pytest.approx(rm.auc(y[None, :], s[None, :]))
     # whole-number scores are scores too: the type decides, never the values
     assert rm.ndcg([0, 1, 2], [3.0, 2.0, 1.0]) == pytest.approx(rm.ndcg([0, 1, 2], [3.5, 2, 1]))
-    assert rm.precision([1, 2, 3], [3, 4, 5], k=1) == 1.0   # y_true [1, 2, 3]: all relevant
+    assert rm.precision([1, 2, 3], [3, 4, 5], k=1) == 1.0  # y_true [1, 2, 3]: all relevant
     assert rm.precision([1, 2, 3], {3, 4, 5}, k=3) == pytest.approx(1 / 3)
 
 
-@pytest.mark.parametrize("kw", [{}, {"no_relevant": "skip"}, {"ties": "pessimistic"}, {"convention": "trec_eval"}])
+@pytest.mark.parametrize(
+    "kw", [{}, {"no_relevant": "skip"}, {"ties": "pessimistic"}, {"convention": "trec_eval"}]
+)
 def test_evaluate_in_blocks_of_users_gives_the_same_numbers(kw):
     rng = np.random.default_rng(11)
     y = (rng.random((300, 60)) < 0.08) * rng.integers(1, 4, (300, 60))
     y[::9] = 0
     s = np.round(rng.random((300, 60)), 2)
     mask = rng.random((300, 60)) < 0.1
-    names = ["ndcg@10", "map@10", "precision@10", "recall@10"] + ([] if "convention" in kw else ["mrr", "auc"])
+    names = ["ndcg@10", "map@10", "precision@10", "recall@10"] + (
+        [] if "convention" in kw else ["mrr", "auc"]
+    )
     whole = rm.evaluate(y, s, names, mask=mask, per_user=True, **kw)
     blocks = rm.evaluate(y, s, names, mask=mask, per_user=True, chunk_users=37, **kw)
     pd.testing.assert_frame_equal(whole, blocks)
-    sparse_means = rm.evaluate(sp.csr_array(y), s, names, mask=sp.csr_array(mask), chunk_users=37, **kw)
+    sparse_means = rm.evaluate(
+        sp.csr_array(y), s, names, mask=sp.csr_array(mask), chunk_users=37, **kw
+    )
     pd.testing.assert_series_equal(rm.evaluate(y, s, names, mask=mask, **kw), sparse_means)
     with pytest.raises(ValueError, match="chunk_users must be an integer >= 1"):
         rm.evaluate(y, s, names, chunk_users=0)

@@ -16,6 +16,7 @@ One deliberate exception, documented by recmetrics: AP with
 E[sum of P@i over the hits] / E[hits], not E[AP]; see ``ref_row`` and the
 strict xfail ``test_ap_hits_expected_is_the_exact_expectation``.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -23,12 +24,12 @@ import math
 
 import numpy as np
 import pytest
+import reference as ref
 import scipy.sparse as sp
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import recmetrics as rm
-import reference as ref
 
 TOL = 1e-9
 HSET = settings(max_examples=30, deadline=None)
@@ -96,8 +97,15 @@ def build_specs():
         for den in ref.AP_DENOMINATORS:
             # AP over the hits is not monotone: a new hit with a low precision
             # lowers the mean (e.g. [1, 0, 0, 1] -> [1, 0, 1, 0] at k=3).
-            specs.append(Spec("average_precision", ref.average_precision, k=k,
-                              ap_denominator=den, monotone=(den != "hits")))
+            specs.append(
+                Spec(
+                    "average_precision",
+                    ref.average_precision,
+                    k=k,
+                    ap_denominator=den,
+                    monotone=(den != "hits"),
+                )
+            )
         for gain in ("linear", "exponential"):
             specs.append(Spec("ndcg", ref.ndcg, k=k, gain=gain))
             specs.append(Spec("dcg", ref.dcg_rel, k=k, gain=gain, normalised=False))
@@ -108,8 +116,7 @@ def build_specs():
         Spec("cg", ref.cg_rel, k=None, normalised=False),
         Spec("cg", ref.cg_rel, k=3, gain="exponential", normalised=False),
         Spec("dcg", ref.dcg_rel, k=3, log_base=10, normalised=False),
-        Spec("dcg", ref.dcg_rel, k=None, gain="exponential", log_base=math.e,
-             normalised=False),
+        Spec("dcg", ref.dcg_rel, k=None, gain="exponential", log_base=math.e, normalised=False),
         Spec("ndcg", ref.ndcg, k=5, log_base=3),
         Spec("ndcg", ref.ndcg, k=1, idcg="k", graded=False),
         Spec("ndcg", ref.ndcg, k=3, idcg="k", graded=False),
@@ -132,8 +139,7 @@ _ORDERS = {}
 
 
 def _orders(y_true_row, y_score_row, mask_row):
-    key = (tuple(y_true_row), tuple(y_score_row),
-           None if mask_row is None else tuple(mask_row))
+    key = (tuple(y_true_row), tuple(y_score_row), None if mask_row is None else tuple(mask_row))
     if key not in _ORDERS:
         _ORDERS[key] = list(ref.tie_orderings(list(y_true_row), list(y_score_row), mask_row))
     return _ORDERS[key]
@@ -164,8 +170,11 @@ def ref_row(spec, y_true_row, y_score_row, ties, mask_row=None, exact_ap_hits=Fa
     test_ap_hits_expected_is_the_exact_expectation records the difference.
     """
     n = len(y_true_row)
-    rel = [y_true_row[j] for j in range(n)
-           if y_true_row[j] > 0 and (mask_row is None or not mask_row[j])]
+    rel = [
+        y_true_row[j]
+        for j in range(n)
+        if y_true_row[j] > 0 and (mask_row is None or not mask_row[j])
+    ]
     if ties == "expected":
         orders = _orders(y_true_row, y_score_row, mask_row)
         if is_ap_hits(spec) and not exact_ap_hits:
@@ -181,9 +190,19 @@ def ref_row(spec, y_true_row, y_score_row, ties, mask_row=None, exact_ap_hits=Fa
 
 
 def ref_matrix(spec, y_true, y_score, ties, mask=None, exact_ap_hits=False):
-    return np.array([ref_row(spec, list(y_true[u]), list(y_score[u]), ties,
-                             None if mask is None else list(mask[u]), exact_ap_hits)
-                     for u in range(len(y_true))])
+    return np.array(
+        [
+            ref_row(
+                spec,
+                list(y_true[u]),
+                list(y_score[u]),
+                ties,
+                None if mask is None else list(mask[u]),
+                exact_ap_hits,
+            )
+            for u in range(len(y_true))
+        ]
+    )
 
 
 def ref_auc_matrix(y_true, y_score, ties, mask=None):
@@ -198,18 +217,24 @@ def ref_auc_matrix(y_true, y_score, ties, mask=None):
 def random_rows(rng, n_users, n_items, *, graded):
     """Rows mixing the cases: no ties, few distinct scores, all tied; sparse and dense relevance."""
     top = 4 if graded else 2
-    density = rng.choice([0.0, 0.15, 0.4, 0.7, 1.0], size=(n_users, 1),
-                         p=[0.1, 0.25, 0.3, 0.25, 0.1])
+    density = rng.choice(
+        [0.0, 0.15, 0.4, 0.7, 1.0], size=(n_users, 1), p=[0.1, 0.25, 0.3, 0.25, 0.1]
+    )
     y_true = rng.integers(1, top, (n_users, n_items)) * (rng.random((n_users, n_items)) < density)
-    n_values = rng.choice([0, 1, 2, 3], size=(n_users, 1))      # 0 = continuous scores
+    n_values = rng.choice([0, 1, 2, 3], size=(n_users, 1))  # 0 = continuous scores
     tied = rng.integers(0, 3, (n_users, n_items)) % np.maximum(n_values, 1) / 2.0
     y_score = np.where(n_values == 0, rng.random((n_users, n_items)), tied)
     return y_true.astype(int), y_score
 
 
 def assert_close(got, expected, what):
-    np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(expected, dtype=float),
-                               rtol=0, atol=TOL, err_msg=what)
+    np.testing.assert_allclose(
+        np.asarray(got, dtype=float),
+        np.asarray(expected, dtype=float),
+        rtol=0,
+        atol=TOL,
+        err_msg=what,
+    )
 
 
 def first_bad(spec, y_true, y_score, ties, got, expected, mask=None):
@@ -220,45 +245,54 @@ def first_bad(spec, y_true, y_score, ties, got, expected, mask=None):
         return ""
     u = bad[0]
     extra = "" if mask is None else f" mask={np.asarray(mask[u]).astype(int).tolist()}"
-    return (f"{spec} ties={ties}: {bad.size} users differ; user {u}: "
-            f"y_true={np.asarray(y_true[u]).tolist()} "
-            f"y_score={np.asarray(y_score[u]).tolist()}{extra}: expected {expected[u]!r}, "
-            f"got {got[u]!r}")
+    return (
+        f"{spec} ties={ties}: {bad.size} users differ; user {u}: "
+        f"y_true={np.asarray(y_true[u]).tolist()} "
+        f"y_score={np.asarray(y_score[u]).tolist()}{extra}: expected {expected[u]!r}, "
+        f"got {got[u]!r}"
+    )
 
 
 # ==========================================================================
 # the reference itself: hand-computed values
 def test_reference_hand_values():
     g = [3, 2, 3, 0, 1, 2]
-    assert ref.dcg(g) == pytest.approx(6.861, abs=1e-3)          # Wikipedia's example
+    assert ref.dcg(g) == pytest.approx(6.861, abs=1e-3)  # Wikipedia's example
     assert ref.idcg(g) == pytest.approx(7.141, abs=1e-3)
     assert ref.ndcg(g) == pytest.approx(0.961, abs=1e-3)
     assert ref.average_precision([1, 1, 0, 1], rel_gains=[1, 1, 1]) == pytest.approx(
-        (1 + 1 + 3 / 4) / 3)
+        (1 + 1 + 3 / 4) / 3
+    )
     assert ref.average_precision([1, 0, 0, 1], k=3, ap_denominator="hits") == 1.0
     assert ref.average_precision([0, 1, 0, 1], k=3, ap_denominator="k") == pytest.approx(0.5 / 3)
-    assert ref.average_precision([1, 0, 0], k=3, ap_denominator="min",
-                                 rel_gains=[1, 1, 1, 1]) == pytest.approx(1 / 3)
+    assert ref.average_precision(
+        [1, 0, 0], k=3, ap_denominator="min", rel_gains=[1, 1, 1, 1]
+    ) == pytest.approx(1 / 3)
     assert ref.reciprocal_rank([0, 0, 1]) == pytest.approx(1 / 3)
     assert ref.reciprocal_rank([0, 0, 1], k=2) == 0.0
     assert ref.precision([1, 0], k=5) == pytest.approx(1 / 5)
     assert ref.f_score([1, 0, 1, 0, 0, 1], k=2, beta=2) == pytest.approx(
-        5 * 0.5 / 3 / (4 * 0.5 + 1 / 3))
+        5 * 0.5 / 3 / (4 * 0.5 + 1 / 3)
+    )
     assert ref.arhr([1, 0, 1, 0], k=4) == pytest.approx(1 + 1 / 3)
     assert ref.idcg([1, 0], k=3, idcg_form="k") == pytest.approx(1 + 1 / math.log2(3) + 0.5)
     assert ref.auc([1, 0, 1, 0]) == pytest.approx(0.75)
     # expected over ties: relevant item tied with 3 others at the top -> mean(1, 1/2, 1/3, 1/4)
-    assert ref.from_scores(ref.reciprocal_rank, [1, 0, 0, 0], [1.0] * 4, "expected") == \
-        pytest.approx((1 + 1 / 2 + 1 / 3 + 1 / 4) / 4)
-    assert ref.from_scores(ref.reciprocal_rank, [0, 1, 0, 0], [1.0] * 4, "trec_eval") == \
-        pytest.approx(1 / 3)   # column order 3, 2, 1, 0
-    assert ref.from_scores(ref.precision, [1, 1, 0], [1.0] * 3, "expected", k=1) == \
-        pytest.approx(2 / 3)
+    assert ref.from_scores(
+        ref.reciprocal_rank, [1, 0, 0, 0], [1.0] * 4, "expected"
+    ) == pytest.approx((1 + 1 / 2 + 1 / 3 + 1 / 4) / 4)
+    assert ref.from_scores(
+        ref.reciprocal_rank, [0, 1, 0, 0], [1.0] * 4, "trec_eval"
+    ) == pytest.approx(1 / 3)  # column order 3, 2, 1, 0
+    assert ref.from_scores(ref.precision, [1, 1, 0], [1.0] * 3, "expected", k=1) == pytest.approx(
+        2 / 3
+    )
 
 
 def test_reference_expected_enumerates_every_item_permutation():
     """Mean over distinct gain arrangements == mean over all item permutations."""
     import itertools
+
     rng = np.random.default_rng(0)
     for _ in range(30):
         n = int(rng.integers(1, 7))
@@ -269,8 +303,9 @@ def test_reference_expected_enumerates_every_item_permutation():
         for combo in itertools.product(*(itertools.permutations(g) for g in groups)):
             seq = [yt[j] for part in combo for j in part]
             vals.append(ref.average_precision(seq, k=3, rel_gains=[g for g in yt if g > 0]))
-        assert ref.from_scores(ref.average_precision, yt, ys, "expected", k=3) == \
-            pytest.approx(np.mean(vals), abs=1e-12)
+        assert ref.from_scores(ref.average_precision, yt, ys, "expected", k=3) == pytest.approx(
+            np.mean(vals), abs=1e-12
+        )
 
 
 # ==========================================================================
@@ -278,8 +313,10 @@ def test_reference_expected_enumerates_every_item_permutation():
 @pytest.mark.parametrize("graded", [False, True])
 def test_gains_form(graded):
     rng = np.random.default_rng(1 + graded)
-    lists = [(rng.integers(1, 4 if graded else 2, n) * (rng.random(n) < p)).tolist()
-             for n, p in zip(rng.integers(1, 12, 25), rng.choice([0.2, 0.5, 0.9], 25))]
+    lists = [
+        (rng.integers(1, 4 if graded else 2, n) * (rng.random(n) < p)).tolist()
+        for n, p in zip(rng.integers(1, 12, 25), rng.choice([0.2, 0.5, 0.9], 25), strict=False)
+    ]
     lists += [[0], [1], [0, 0, 0], [2, 2, 2, 2] if graded else [1, 1, 1, 1]]
     for gains in lists:
         for spec in specs_for(graded):
@@ -311,7 +348,7 @@ def random_list_user(rng, graded):
     n_rel = int(rng.integers(0, 6))
     rel_items = [str(x) for x in rng.choice(CATALOGUE, size=n_rel, replace=False)]
     if graded:
-        relevant = {item: int(rng.integers(0, 4)) for item in rel_items}   # grade 0 allowed
+        relevant = {item: int(rng.integers(0, 4)) for item in rel_items}  # grade 0 allowed
     else:
         relevant = set(rel_items)
     return rec, relevant
@@ -326,16 +363,17 @@ def test_list_form_single_user(graded):
         for spec in specs_for(graded):
             got = spec.rm(rec, relevant)
             assert isinstance(got, float), spec
-            assert got == pytest.approx(spec.ref(gains, rel_gains), abs=TOL), \
+            assert got == pytest.approx(spec.ref(gains, rel_gains), abs=TOL), (
                 f"{spec} recommended={rec} relevant={relevant}"
+            )
 
 
 @pytest.mark.parametrize("graded", [False, True])
 def test_list_form_batch(graded):
     rng = np.random.default_rng(5 + graded)
     users = [random_list_user(rng, graded) for _ in range(30)]
-    users.append((["i0", "i1"], {"i0": 0} if graded else set()))     # no relevant item
-    users.append((["i0"], {"i5": 2} if graded else {"i5"}))          # relevant but unlisted
+    users.append((["i0", "i1"], {"i0": 0} if graded else set()))  # no relevant item
+    users.append((["i0"], {"i5": 2} if graded else {"i5"}))  # relevant but unlisted
     recs = [u[0] for u in users]
     rels = [u[1] for u in users]
     for spec in specs_for(graded):
@@ -354,15 +392,15 @@ def test_list_form_auc_with_catalogue():
         n = len(set(rec) | set(relevant)) + int(rng.integers(0, 4))
         yt, ys = ref.list_as_score_row(rec, relevant, n)
         e = ref.auc_mann_whitney(yt, ys)
-        if n <= 8:   # the enumeration of the tied unlisted items agrees with the 1/2 rule
+        if n <= 8:  # the enumeration of the tied unlisted items agrees with the 1/2 rule
             assert ref.from_scores(ref.auc_rel, yt, ys, "expected") == pytest.approx(e)
         users.append((rec, relevant))
         n_items.append(n)
         expected.append(e)
-    got = api("auc")([u[0] for u in users], [u[1] for u in users], n_items=n_items,
-                     per_user=True)
-    msg = first_bad("auc", [u[0] for u in users], [sorted(u[1]) for u in users], "lists",
-                    got, expected)
+    got = api("auc")([u[0] for u in users], [u[1] for u in users], n_items=n_items, per_user=True)
+    msg = first_bad(
+        "auc", [u[0] for u in users], [sorted(u[1]) for u in users], "lists", got, expected
+    )
     assert not msg, msg
 
 
@@ -400,7 +438,8 @@ def test_score_form_every_policy(graded):
         # the mean over users: users without relevant items count as 0
         spec = Spec("ndcg", ref.ndcg, k=3)
         assert spec.rm(y_true, y_score, ties=ties) == pytest.approx(
-            ref_matrix(spec, y_true, y_score, ties).mean(), abs=TOL)
+            ref_matrix(spec, y_true, y_score, ties).mean(), abs=TOL
+        )
 
 
 @pytest.mark.parametrize("graded", [False, True])
@@ -415,12 +454,12 @@ def test_score_form_sparse_and_mask(graded):
     n_keep = rng.integers(1, 9, size=(40, 1))
     mask = (np.arange(8)[None, :] >= n_keep) | (rng.random((40, 8)) < 0.2)
     mask &= y_true == 0
-    mask[:, 0] = False                      # at least one item stays
+    mask[:, 0] = False  # at least one item stays
     yt_sparse, mask_sparse = sp.csr_array(y_true), sp.csr_array(mask)
     for ties in ref.TIE_POLICIES:
         for i, spec in enumerate(specs_for(graded)):
             expected = ref_matrix(spec, y_true, y_score, ties, mask)
-            if i % 2:   # alternate dense and sparse inputs
+            if i % 2:  # alternate dense and sparse inputs
                 got = spec.rm(yt_sparse, y_score, mask=mask_sparse, ties=ties, per_user=True)
             else:
                 got = spec.rm(y_true, y_score, mask=mask, ties=ties, per_user=True)
@@ -440,10 +479,17 @@ def test_score_form_masked_relevant_item_is_neither_ranked_nor_relevant():
     assert api("recall")(y_true, y_score, k=2, mask=mask) == 0.0
     assert api("recall")(y_true, y_score, k=3, mask=mask) == 1.0
     assert api("reciprocal_rank")(y_true, y_score, mask=mask) == pytest.approx(1 / 3)
-    assert api("auc")(y_true, y_score, mask=mask) == 0.0      # 1 relevant below 2 others
+    assert api("auc")(y_true, y_score, mask=mask) == 0.0  # 1 relevant below 2 others
     assert api("ndcg")(y_true, y_score, mask=mask) == pytest.approx(
-        ref.from_scores(ref.ndcg, [1, 1, 0, 0], [0.9, 0.1, 0.5, 0.2], "expected",
-                        mask_row=[True, False, False, False]), abs=TOL)
+        ref.from_scores(
+            ref.ndcg,
+            [1, 1, 0, 0],
+            [0.9, 0.1, 0.5, 0.2],
+            "expected",
+            mask_row=[True, False, False, False],
+        ),
+        abs=TOL,
+    )
 
 
 @pytest.mark.parametrize("graded", [False, True])
@@ -467,8 +513,11 @@ def test_ranking_object_accepted():
     for ties in ref.TIE_POLICIES:
         r = api("from_scores")(y_true, y_score, ties=ties)
         for spec in GRADED_SPECS[::6]:
-            assert_close(spec.rm(r, per_user=True),
-                         spec.rm(y_true, y_score, ties=ties, per_user=True), repr(spec))
+            assert_close(
+                spec.rm(r, per_user=True),
+                spec.rm(y_true, y_score, ties=ties, per_user=True),
+                repr(spec),
+            )
 
 
 def test_ap_hits_expected_by_enumeration():
@@ -483,21 +532,30 @@ def test_ap_hits_expected_by_enumeration():
     y_true = np.array([[1, 0, 0, 1, 0, 0, 1, 1]])
     y_score = np.zeros((1, 8))
     spec = Spec("average_precision", ref.average_precision, k=1, ap_denominator="hits")
-    assert ref_row(spec, list(y_true[0]), list(y_score[0]), "expected",
-                   exact_ap_hits=True) == pytest.approx(0.5)
-    assert ref.from_scores(ref.average_precision, list(y_true[0]), list(y_score[0]),
-                           "expected", k=1, ap_denominator="hits") == pytest.approx(0.5)
+    assert ref_row(
+        spec, list(y_true[0]), list(y_score[0]), "expected", exact_ap_hits=True
+    ) == pytest.approx(0.5)
+    assert ref.from_scores(
+        ref.average_precision,
+        list(y_true[0]),
+        list(y_score[0]),
+        "expected",
+        k=1,
+        ap_denominator="hits",
+    ) == pytest.approx(0.5)
     assert ref_row(spec, list(y_true[0]), list(y_score[0]), "expected") == pytest.approx(1.0)
-    assert spec.rm(y_true, y_score, ties="expected") == pytest.approx(1.0)   # the ratio
+    assert spec.rm(y_true, y_score, ties="expected") == pytest.approx(1.0)  # the ratio
 
 
-@pytest.mark.xfail(strict=True, reason="recmetrics: AP(ap_denominator='hits') under "
-                   "ties='expected' is E[numerator]/E[hits], not the exact E[AP] of the spec")
+@pytest.mark.xfail(
+    strict=True,
+    reason="recmetrics: AP(ap_denominator='hits') under "
+    "ties='expected' is E[numerator]/E[hits], not the exact E[AP] of the spec",
+)
 def test_ap_hits_expected_is_the_exact_expectation():
     y_true = np.array([[1, 0, 0, 1, 0, 0, 1, 1]])
     y_score = np.zeros((1, 8))
-    got = api("average_precision")(y_true, y_score, k=1, ap_denominator="hits",
-                                   ties="expected")
+    got = api("average_precision")(y_true, y_score, k=1, ap_denominator="hits", ties="expected")
     assert got == pytest.approx(0.5, abs=TOL)
 
 
@@ -508,8 +566,9 @@ def test_ranks_form_one_item_per_user():
     for n_items in (2, 3, 7, 25):
         ranks = rng.integers(1, n_items + 1, 30)
         for spec in SPECS:
-            expected = [spec.ref([1 if p == r else 0 for p in range(1, n_items + 1)])
-                        for r in ranks]
+            expected = [
+                spec.ref([1 if p == r else 0 for p in range(1, n_items + 1)]) for r in ranks
+            ]
             got = spec.rm(ranks=ranks, n_items=n_items, per_user=True)
             assert_close(got, expected, f"{spec} ranks={ranks.tolist()} n_items={n_items}")
         got = api("auc")(ranks=ranks, n_items=n_items, per_user=True)
@@ -520,11 +579,15 @@ def test_ranks_form_one_item_per_user():
 def test_ranks_form_several_items_per_user():
     rng = np.random.default_rng(41)
     for n_items in (2, 5, 14):
-        ranks = [rng.choice(np.arange(1, n_items + 1), int(rng.integers(1, n_items)),
-                            replace=False) for _ in range(25)]     # in no particular order
+        ranks = [
+            rng.choice(np.arange(1, n_items + 1), int(rng.integers(1, n_items)), replace=False)
+            for _ in range(25)
+        ]  # in no particular order
         for spec in SPECS:
-            expected = [spec.ref([1 if p in set(r.tolist()) else 0
-                                  for p in range(1, n_items + 1)]) for r in ranks]
+            expected = [
+                spec.ref([1 if p in set(r.tolist()) else 0 for p in range(1, n_items + 1)])
+                for r in ranks
+            ]
             got = spec.rm(ranks=ranks, n_items=n_items, per_user=True)
             assert_close(got, expected, f"{spec} ranks={[r.tolist() for r in ranks]} n={n_items}")
         got = api("auc")(ranks=ranks, n_items=n_items, per_user=True)
@@ -557,7 +620,8 @@ def test_no_relevant_policies():
         assert np.isnan(skip[0])
         assert_close(skip[1:], expected[1:], repr(spec))
         assert spec.rm(y_true, y_score, no_relevant="skip") == pytest.approx(
-            expected[1:].mean(), abs=TOL)
+            expected[1:].mean(), abs=TOL
+        )
         assert spec.rm(y_true, y_score) == pytest.approx(expected.mean(), abs=TOL)
         with pytest.raises(ValueError):
             spec.rm(y_true, y_score, no_relevant="raise")
@@ -569,10 +633,21 @@ def test_no_relevant_policies():
 def test_evaluate_matches_reference():
     rng = np.random.default_rng(50)
     evaluate = api("evaluate")
-    names = {"ndcg@3": ref.ndcg, "map@3": ref.average_precision, "precision@3": ref.precision,
-             "recall@3": ref.recall, "mrr@3": ref.reciprocal_rank, "hr@3": ref.hit_ratio,
-             "arhr@3": ref.arhr, "f1@3": ref.f_score, "cg@3": ref.cg_rel, "dcg@3": ref.dcg_rel,
-             "ndcg": ref.ndcg, "map": ref.average_precision, "mrr": ref.reciprocal_rank}
+    names = {
+        "ndcg@3": ref.ndcg,
+        "map@3": ref.average_precision,
+        "precision@3": ref.precision,
+        "recall@3": ref.recall,
+        "mrr@3": ref.reciprocal_rank,
+        "hr@3": ref.hit_ratio,
+        "arhr@3": ref.arhr,
+        "f1@3": ref.f_score,
+        "cg@3": ref.cg_rel,
+        "dcg@3": ref.dcg_rel,
+        "ndcg": ref.ndcg,
+        "map": ref.average_precision,
+        "mrr": ref.reciprocal_rank,
+    }
     y_true, y_score = random_rows(rng, 30, 6, graded=True)
     for ties in ref.TIE_POLICIES:
         # the reference's conventions: |R| for AP, 0 for users without relevant items
@@ -586,8 +661,7 @@ def test_evaluate_matches_reference():
             assert_close(np.asarray(df[name]), expected, f"{name} {ties}")
             assert means[name] == pytest.approx(expected.mean(), abs=TOL)
         assert_close(np.asarray(df["auc"]), ref_auc_matrix(y_true, y_score, ties), "auc")
-        assert means["auc"] == pytest.approx(ref_auc_matrix(y_true, y_score, ties).mean(),
-                                             abs=TOL)
+        assert means["auc"] == pytest.approx(ref_auc_matrix(y_true, y_score, ties).mean(), abs=TOL)
 
 
 # ==========================================================================
@@ -606,16 +680,21 @@ def problems(draw, max_users=3, max_items=7, graded=None, ties=None):
         flat_score = draw(st.lists(st.integers(0, n_vals - 1), min_size=cells, max_size=cells))
         flat_score = [v / 2.0 for v in flat_score]
     else:
-        flat_score = draw(st.lists(st.floats(-10, 10, allow_nan=False, width=32),
-                                   min_size=cells, max_size=cells, unique=True))
+        flat_score = draw(
+            st.lists(
+                st.floats(-10, 10, allow_nan=False, width=32),
+                min_size=cells,
+                max_size=cells,
+                unique=True,
+            )
+        )
     y_true = np.array(flat_true, dtype=int).reshape(n_users, n_items)
     y_score = np.array(flat_score, dtype=float).reshape(n_users, n_items)
     return y_true, y_score, graded
 
 
 def draw_spec(data, graded, **filters):
-    pool = [s for s in specs_for(graded)
-            if all(getattr(s, key) == v for key, v in filters.items())]
+    pool = [s for s in specs_for(graded) if all(getattr(s, key) == v for key, v in filters.items())]
     return data.draw(st.sampled_from(pool), label="spec")
 
 
@@ -647,7 +726,7 @@ def test_property_bounds(p, data):
 @HSET
 def test_property_ideal_ranking_scores_one(p, ties, k):
     y_true, _, graded = p
-    y_score = y_true.astype(float)          # the ideal order (ties only among equal gains)
+    y_score = y_true.astype(float)  # the ideal order (ties only among equal gains)
     n_rel = (y_true > 0).sum(1)
     has = n_rel > 0
     kw = dict(k=k, ties=ties, per_user=True)
@@ -697,7 +776,8 @@ def test_property_user_order_changes_nothing(p, data, ties):
     b = spec.rm(y_true[perm], y_score[perm], ties=ties, per_user=True)
     assert_close(b, a[perm], f"{spec} {ties}")
     assert spec.rm(y_true[perm], y_score[perm], ties=ties) == pytest.approx(
-        spec.rm(y_true, y_score, ties=ties), abs=TOL)
+        spec.rm(y_true, y_score, ties=ties), abs=TOL
+    )
 
 
 @st.composite
@@ -727,11 +807,13 @@ def test_property_moving_a_relevant_item_up_never_hurts(p, data):
 
 def test_ap_over_hits_is_not_monotone():
     """Why AP with ap_denominator="hits" is left out of the monotonicity checks."""
-    assert ref.average_precision([1, 0, 1, 0], k=3, ap_denominator="hits") < \
-        ref.average_precision([1, 0, 0, 1], k=3, ap_denominator="hits")
+    assert ref.average_precision([1, 0, 1, 0], k=3, ap_denominator="hits") < ref.average_precision(
+        [1, 0, 0, 1], k=3, ap_denominator="hits"
+    )
     ap = api("average_precision")
-    assert ap([1, 0, 1, 0], k=3, ap_denominator="hits") < \
-        ap([1, 0, 0, 1], k=3, ap_denominator="hits")
+    assert ap([1, 0, 1, 0], k=3, ap_denominator="hits") < ap(
+        [1, 0, 0, 1], k=3, ap_denominator="hits"
+    )
 
 
 @given(problems(graded=False), st.data(), st.sampled_from(ref.TIE_POLICIES))
@@ -754,12 +836,16 @@ def test_property_raising_a_relevant_score_never_hurts(p, data, ties):
 def test_property_optimistic_expected_pessimistic_order(p, data):
     y_true, y_score, graded = p
     spec = draw_spec(data, graded, monotone=True)
-    vals = {t: spec.rm(y_true, y_score, ties=t, per_user=True)
-            for t in ("optimistic", "expected", "pessimistic")}
+    vals = {
+        t: spec.rm(y_true, y_score, ties=t, per_user=True)
+        for t in ("optimistic", "expected", "pessimistic")
+    }
     assert np.all(vals["optimistic"] >= vals["expected"] - TOL), (spec, vals)
     assert np.all(vals["expected"] >= vals["pessimistic"] - TOL), (spec, vals)
-    vals = {t: api("auc")(y_true, y_score, ties=t, per_user=True)
-            for t in ("optimistic", "expected", "pessimistic")}
+    vals = {
+        t: api("auc")(y_true, y_score, ties=t, per_user=True)
+        for t in ("optimistic", "expected", "pessimistic")
+    }
     assert np.all(vals["optimistic"] >= vals["expected"] - TOL)
     assert np.all(vals["expected"] >= vals["pessimistic"] - TOL)
 
@@ -769,7 +855,7 @@ def test_property_optimistic_expected_pessimistic_order(p, data):
 def test_property_expected_is_deterministic(p, data):
     y_true, y_score, graded = p
     spec = draw_spec(data, graded)
-    a = spec.rm(y_true, y_score, per_user=True)          # default ties="expected"
+    a = spec.rm(y_true, y_score, per_user=True)  # default ties="expected"
     b = spec.rm(y_true.copy(), y_score.copy(), ties="expected", per_user=True)
     np.testing.assert_array_equal(a, b)
     # reversing the item order (which changes trec_eval's order) changes nothing

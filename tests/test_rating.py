@@ -1,4 +1,5 @@
 """Unit, property and cross-library tests of recmetrics.rating."""
+
 from __future__ import annotations
 
 import math
@@ -31,7 +32,7 @@ def test_per_user_average_differs_from_global():
     y_true = [4, 4, 5]
     y_pred = [4, 4, 2]
     users = ["a", "a", "b"]
-    assert rm.mae(y_true, y_pred) == pytest.approx(1.0)                      # 3/3
+    assert rm.mae(y_true, y_pred) == pytest.approx(1.0)  # 3/3
     assert rm.mae(y_true, y_pred, users=users, average="user") == pytest.approx(1.5)  # (0+3)/2
     assert rm.rmse(y_true, y_pred) == pytest.approx(math.sqrt(3))
     assert rm.rmse(y_true, y_pred, users=users, average="user") == pytest.approx(1.5)
@@ -69,7 +70,11 @@ finite = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(1, 60).flatmap(lambda n: st.tuples(arrays(float, n, elements=finite), arrays(float, n, elements=finite))))
+@given(
+    st.integers(1, 60).flatmap(
+        lambda n: st.tuples(arrays(float, n, elements=finite), arrays(float, n, elements=finite))
+    )
+)
 def test_mae_le_rmse_le_sqrt_n_mae(pair):
     t, p = pair
     n = len(t)
@@ -79,7 +84,12 @@ def test_mae_le_rmse_le_sqrt_n_mae(pair):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(1, 40).flatmap(lambda n: st.tuples(arrays(float, n, elements=finite), arrays(float, n, elements=finite))), finite)
+@given(
+    st.integers(1, 40).flatmap(
+        lambda n: st.tuples(arrays(float, n, elements=finite), arrays(float, n, elements=finite))
+    ),
+    finite,
+)
 def test_shift_invariance_and_symmetry(pair, c):
     t, p = pair
     assert rm.mae(t, p) == pytest.approx(rm.mae(p, t))

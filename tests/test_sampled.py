@@ -5,6 +5,7 @@ Oracles used here and nowhere in the package: exact rational arithmetic
 2020, Sec. 2-3), the dense least-squares solution with the n x (m+1) matrix A,
 and Monte Carlo.
 """
+
 from __future__ import annotations
 
 import math
@@ -42,7 +43,9 @@ def log_comb(a, b):
     a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
     out = np.full(a.shape, -np.inf)
     ok = (b >= 0) & (b <= a)
-    out[ok] = special.gammaln(a[ok] + 1) - special.gammaln(b[ok] + 1) - special.gammaln(a[ok] - b[ok] + 1)
+    out[ok] = (
+        special.gammaln(a[ok] + 1) - special.gammaln(b[ok] + 1) - special.gammaln(a[ok] - b[ok] + 1)
+    )
     return out
 
 
@@ -52,8 +55,11 @@ def dense_system(n, m, metric, replace=True, prior=None):
     if replace:
         P = stats.binom.pmf(k[None, :], m, ((r - 1) / (n - 1))[:, None])
     else:  # log-factorials: accurate to ~1e-13 for n <= 10^4 (SciPy's hypergeom.pmf is slow here)
-        P = np.exp(log_comb(r[:, None] - 1, k[None, :]) + log_comb(n - r[:, None], m - k[None, :])
-                   - log_comb(n - 1, m))
+        P = np.exp(
+            log_comb(r[:, None] - 1, k[None, :])
+            + log_comb(n - r[:, None], m - k[None, :])
+            - log_comb(n - 1, m)
+        )
     p = np.full(n, 1.0 / n) if prior is None else np.asarray(prior, float) / np.sum(prior)
     A = np.sqrt(p)[:, None] * P
     b = np.sqrt(p) * CLOSED[metric](r, n)
@@ -78,11 +84,14 @@ def rel_err(x, ref):
 # metric_function: the one mapping to the ranking core
 # --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", sorted(CLOSED))
 def test_metric_function_matches_closed_forms(name):
     n = 500
     r = np.arange(1, n + 1)
-    np.testing.assert_allclose(rm.metric_function(name, n)(r), CLOSED[name](r, n), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        rm.metric_function(name, n)(r), CLOSED[name](r, n), rtol=1e-12, atol=1e-15
+    )
 
 
 def test_metric_function_callables_and_names():
@@ -107,6 +116,7 @@ def test_metric_function_callables_and_names():
 # --------------------------------------------------------------------------
 # rank_distribution
 # --------------------------------------------------------------------------
+
 
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(2, 5000), m=st.integers(1, 300), data=st.data())
@@ -148,12 +158,15 @@ def test_distribution_small_example_and_shapes():
     np.testing.assert_allclose(rm.rank_distribution(3, 5, 2), [0.25, 0.5, 0.25])
     np.testing.assert_allclose(rm.rank_distribution(3, 5, 2, replace=False), [1 / 6, 2 / 3, 1 / 6])
     assert rm.rank_distribution([1, 2, 3], 5, 2).shape == (3, 3)
-    np.testing.assert_array_equal(rm.rank_distribution([1, 5], 5, 4, replace=False)[:, [0, 4]], [[1, 0], [0, 1]])
+    np.testing.assert_array_equal(
+        rm.rank_distribution([1, 5], 5, 4, replace=False)[:, [0, 4]], [[1, 0], [0, 1]]
+    )
 
 
 # --------------------------------------------------------------------------
 # expected_metric
 # --------------------------------------------------------------------------
+
 
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(2, 20000), m=st.integers(1, 500), replace=st.booleans(), data=st.data())
@@ -169,7 +182,9 @@ def test_expected_auc_is_exact_auc_for_every_m(n, m, replace, data):
 def test_expected_recall_is_binomial_cdf(n, m, k):
     ranks = np.array([1, 2, 50, 101, 950, n])
     got = rm.expected_metric(ranks, n, m, f"recall@{k}", per_user=True)
-    np.testing.assert_allclose(got, stats.binom.cdf(k - 1, m, (ranks - 1) / (n - 1)), rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(
+        got, stats.binom.cdf(k - 1, m, (ranks - 1) / (n - 1)), rtol=1e-12, atol=1e-300
+    )
 
 
 @pytest.mark.parametrize("n,m", [(10_000, 99), (100, 3), (10**6, 1000)])
@@ -180,7 +195,9 @@ def test_expected_ap_closed_form(n, m):
     q = (n - ranks) / (n - 1)
     closed = -np.expm1((m + 1) * np.log(q)) / (p * (m + 1))
     # rtol: the core evaluates 1/i as a difference of prefix sums (error ~1e-13 at i ~ 1000)
-    np.testing.assert_allclose(rm.expected_metric(ranks, n, m, "ap", per_user=True), closed, rtol=1e-10)
+    np.testing.assert_allclose(
+        rm.expected_metric(ranks, n, m, "ap", per_user=True), closed, rtol=1e-10
+    )
     assert rm.expected_metric(1, n, m, "ap") == 1.0
 
 
@@ -197,6 +214,7 @@ def test_m_equals_one_every_metric_is_affine_in_auc():
 # --------------------------------------------------------------------------
 # Monte Carlo: theory vs really sampling the items
 # --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("replace", [True, False])
 @pytest.mark.parametrize("n,m", [(200, 20), (60, 50)])  # rejection and random-key branches
@@ -252,7 +270,9 @@ def test_minimal_bias_equals_dense_lstsq(n, m, replace):
         for solver in ("auto", "quadrature", "dense"):
             with warnings.catch_warnings():
                 warnings.simplefilter("error", IllConditionedCorrectionWarning)
-                x = rm.correction(n, m, metric, method="minimal_bias", replace=replace, solver=solver)
+                x = rm.correction(
+                    n, m, metric, method="minimal_bias", replace=replace, solver=solver
+                )
             assert rel_err(x, ref) < 1e-5, (metric, solver)
 
 
@@ -263,7 +283,9 @@ def test_bias_variance_equals_dense_solution(n, m, gamma, replace):
     for metric in ("ndcg@10", "ap", "auc"):
         ref = dense_solution(n, m, metric, gamma, replace)
         for solver in ("auto", "quadrature"):
-            x = rm.correction(n, m, metric, method="bias_variance", gamma=gamma, replace=replace, solver=solver)
+            x = rm.correction(
+                n, m, metric, method="bias_variance", gamma=gamma, replace=replace, solver=solver
+            )
             assert rel_err(x, ref) < 1e-5, (metric, solver)
 
 
@@ -309,8 +331,16 @@ def test_quadrature_and_dense_agree_for_large_n_and_priors():
     for replace in (True, False):
         for gamma in (0.0, 0.1):
             ref = dense_solution(n, m, "ndcg@10", gamma, replace, prior)
-            x = rm.correction(n, m, "ndcg@10", method="bias_variance", gamma=gamma, prior=prior,
-                              replace=replace, solver="quadrature")
+            x = rm.correction(
+                n,
+                m,
+                "ndcg@10",
+                method="bias_variance",
+                gamma=gamma,
+                prior=prior,
+                replace=replace,
+                solver="quadrature",
+            )
             assert rel_err(x, ref) < 1e-5
 
 
@@ -326,6 +356,7 @@ def test_gamma_one_is_the_posterior_mean():
 # Monotone correction
 # --------------------------------------------------------------------------
 
+
 def objective(x, n, m, metric, gamma, replace=True):
     r = np.arange(1, n + 1)
     P = rm.rank_distribution(r, n, m, replace=replace)
@@ -334,14 +365,19 @@ def objective(x, n, m, metric, gamma, replace=True):
     return np.mean((mean - CLOSED[metric](r, n)) ** 2 + gamma * var)
 
 
-@pytest.mark.parametrize("n,m,metric,gamma,replace", [
-    (1000, 20, "ndcg@10", 0.0, True),
-    (1000, 99, "ndcg@10", 0.0, True),
-    (500, 40, "ap", 0.01, False),
-    (2000, 30, "recall@10", 0.1, True),
-    (1500, 40, "auc", 0.0, True),
-])
-def test_monotone_is_non_increasing_in_range_and_optimal_among_feasible(n, m, metric, gamma, replace):
+@pytest.mark.parametrize(
+    "n,m,metric,gamma,replace",
+    [
+        (1000, 20, "ndcg@10", 0.0, True),
+        (1000, 99, "ndcg@10", 0.0, True),
+        (500, 40, "ap", 0.01, False),
+        (2000, 30, "recall@10", 0.1, True),
+        (1500, 40, "auc", 0.0, True),
+    ],
+)
+def test_monotone_is_non_increasing_in_range_and_optimal_among_feasible(
+    n, m, metric, gamma, replace
+):
     x = rm.correction(n, m, metric, method="monotone", gamma=gamma, replace=replace)
     values = CLOSED[metric](np.arange(1, n + 1), n)
     assert np.all(np.diff(x) <= 0)
@@ -353,15 +389,28 @@ def test_monotone_is_non_increasing_in_range_and_optimal_among_feasible(n, m, me
         assert f <= objective(y, n, m, metric, gamma, replace) + 1e-12
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IllConditionedCorrectionWarning)
-        unc = rm.correction(n, m, metric, method="bias_variance" if gamma else "minimal_bias",
-                            **({"gamma": gamma} if gamma else {}), replace=replace)
+        unc = rm.correction(
+            n,
+            m,
+            metric,
+            method="bias_variance" if gamma else "minimal_bias",
+            **({"gamma": gamma} if gamma else {}),
+            replace=replace,
+        )
     iso = np.clip(np.minimum.accumulate(unc), values.min(), values.max())
     assert f <= objective(iso, n, m, metric, gamma, replace) + 1e-12
     # ... and a constrained optimum is no better than the unconstrained one
     assert objective(unc, n, m, metric, gamma, replace) <= f + 1e-9
     # the flag and the method are the same thing
-    flag = rm.correction(n, m, metric, method="minimal_bias" if gamma == 0 else "bias_variance",
-                         gamma=gamma, monotone=True, replace=replace)
+    flag = rm.correction(
+        n,
+        m,
+        metric,
+        method="minimal_bias" if gamma == 0 else "bias_variance",
+        gamma=gamma,
+        monotone=True,
+        replace=replace,
+    )
     np.testing.assert_allclose(flag, x)
 
 
@@ -374,6 +423,7 @@ def test_monotone_for_an_increasing_metric():
 # Unbiased rank, applying a correction, bias and variance
 # --------------------------------------------------------------------------
 
+
 def test_unbiased_rank():
     n, m = 10_000, 99
     x = rm.correction(n, m, "auc", method="unbiased_rank", rounding="interpolate")
@@ -384,16 +434,28 @@ def test_unbiased_rank():
     z = rm.correction(n, m, "ap", method="unbiased_rank", rounding="ceil")
     np.testing.assert_allclose(z, 1 / np.ceil(rhat))
     bv = rm.estimator_bias_variance(x, [1, 10, 5000, n], n, "auc")
-    assert bv["bias"].abs().max() < 1e-12 and list(bv.columns) == ["metric", "expected", "bias", "variance", "rmse"]
+    assert bv["bias"].abs().max() < 1e-12 and list(bv.columns) == [
+        "metric",
+        "expected",
+        "bias",
+        "variance",
+        "rmse",
+    ]
 
 
 def test_corrected_metric_applies_the_vector():
     n, m = 10_000, 99
     s = np.array([[1, 2, 100], [3, 3, 3]])
     vec = rm.correction(n, m, "ndcg@10", gamma=0.1)
-    np.testing.assert_allclose(rm.corrected_metric(s, n, m, "ndcg@10", gamma=0.1), vec[s - 1].mean(axis=1))
-    np.testing.assert_allclose(rm.corrected_metric(s[0], n, m, "ndcg@10", values=vec, per_user=True), vec[s[0] - 1])
-    assert rm.corrected_metric([1, 1, 2], n, m, "auc", method="sampled") == pytest.approx((1 + 1 + 98 / 99) / 3)
+    np.testing.assert_allclose(
+        rm.corrected_metric(s, n, m, "ndcg@10", gamma=0.1), vec[s - 1].mean(axis=1)
+    )
+    np.testing.assert_allclose(
+        rm.corrected_metric(s[0], n, m, "ndcg@10", values=vec, per_user=True), vec[s[0] - 1]
+    )
+    assert rm.corrected_metric([1, 1, 2], n, m, "auc", method="sampled") == pytest.approx(
+        (1 + 1 + 98 / 99) / 3
+    )
     with pytest.raises(ValueError, match="sampled_ranks"):
         rm.corrected_metric([101], n, m, "auc")
 
@@ -402,32 +464,52 @@ def test_corrected_metric_applies_the_vector():
 # Bad input
 # --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("call,exc,match", [
-    (lambda: rm.rank_distribution(1, 100, 0), ValueError, "n_samples"),
-    (lambda: rm.rank_distribution(1, 100, 2.5), TypeError, "n_samples"),
-    (lambda: rm.rank_distribution(0, 100, 5), ValueError, "rank"),
-    (lambda: rm.rank_distribution(101, 100, 5), ValueError, "rank"),
-    (lambda: rm.rank_distribution(1.5, 100, 5), ValueError, "rank"),
-    (lambda: rm.rank_distribution(1, 1, 5), ValueError, "n_items"),
-    (lambda: rm.rank_distribution(1, 100, 100, replace=False), ValueError, "n_samples"),
-    (lambda: rm.rank_distribution(1, 100, 5, replace="no"), TypeError, "replace"),
-    (lambda: rm.expected_metric([1, 200], 100, 5, "auc"), ValueError, "ranks"),
-    (lambda: rm.expected_metric([1], 100, 5, "ndcg@0"), ValueError, "k"),
-    (lambda: rm.expected_metric([1], 100, 5, "foo"), ValueError, "metric"),
-    (lambda: rm.correction(100, 5, "auc", method="magic"), ValueError, "method"),
-    (lambda: rm.correction(100, 5, "auc", gamma=1.5), ValueError, "gamma"),
-    (lambda: rm.correction(100, 5, "auc", gamma=-0.1), ValueError, "gamma"),
-    (lambda: rm.correction(100, 5, "auc", method="minimal_bias", gamma=0.1), ValueError, "gamma"),
-    (lambda: rm.correction(100, 5, "auc", method="unbiased_rank", gamma=0.1), ValueError, "gamma"),
-    (lambda: rm.correction(100, 5, "auc", prior=np.ones(99)), ValueError, "prior"),
-    (lambda: rm.correction(100, 5, "auc", prior=-np.ones(100)), ValueError, "prior"),
-    (lambda: rm.correction(100, 5, "auc", solver="magic"), ValueError, "solver"),
-    (lambda: rm.correction(100, 5, "auc", method="unbiased_rank", rounding="up"), ValueError, "rounding"),
-    (lambda: rm.correction(100, 100, "auc", replace=False), ValueError, "n_samples"),
-    (lambda: rm.correction(100, 5, lambda r: np.sin(r), method="monotone"), ValueError, "monotone"),
-    (lambda: rm.sample_ranks([1, 2], 100, 5, n_repeats=0), ValueError, "n_repeats"),
-    (lambda: rm.sample_ranks([0], 100, 5), ValueError, "ranks"),
-])
+
+@pytest.mark.parametrize(
+    "call,exc,match",
+    [
+        (lambda: rm.rank_distribution(1, 100, 0), ValueError, "n_samples"),
+        (lambda: rm.rank_distribution(1, 100, 2.5), TypeError, "n_samples"),
+        (lambda: rm.rank_distribution(0, 100, 5), ValueError, "rank"),
+        (lambda: rm.rank_distribution(101, 100, 5), ValueError, "rank"),
+        (lambda: rm.rank_distribution(1.5, 100, 5), ValueError, "rank"),
+        (lambda: rm.rank_distribution(1, 1, 5), ValueError, "n_items"),
+        (lambda: rm.rank_distribution(1, 100, 100, replace=False), ValueError, "n_samples"),
+        (lambda: rm.rank_distribution(1, 100, 5, replace="no"), TypeError, "replace"),
+        (lambda: rm.expected_metric([1, 200], 100, 5, "auc"), ValueError, "ranks"),
+        (lambda: rm.expected_metric([1], 100, 5, "ndcg@0"), ValueError, "k"),
+        (lambda: rm.expected_metric([1], 100, 5, "foo"), ValueError, "metric"),
+        (lambda: rm.correction(100, 5, "auc", method="magic"), ValueError, "method"),
+        (lambda: rm.correction(100, 5, "auc", gamma=1.5), ValueError, "gamma"),
+        (lambda: rm.correction(100, 5, "auc", gamma=-0.1), ValueError, "gamma"),
+        (
+            lambda: rm.correction(100, 5, "auc", method="minimal_bias", gamma=0.1),
+            ValueError,
+            "gamma",
+        ),
+        (
+            lambda: rm.correction(100, 5, "auc", method="unbiased_rank", gamma=0.1),
+            ValueError,
+            "gamma",
+        ),
+        (lambda: rm.correction(100, 5, "auc", prior=np.ones(99)), ValueError, "prior"),
+        (lambda: rm.correction(100, 5, "auc", prior=-np.ones(100)), ValueError, "prior"),
+        (lambda: rm.correction(100, 5, "auc", solver="magic"), ValueError, "solver"),
+        (
+            lambda: rm.correction(100, 5, "auc", method="unbiased_rank", rounding="up"),
+            ValueError,
+            "rounding",
+        ),
+        (lambda: rm.correction(100, 100, "auc", replace=False), ValueError, "n_samples"),
+        (
+            lambda: rm.correction(100, 5, lambda r: np.sin(r), method="monotone"),
+            ValueError,
+            "monotone",
+        ),
+        (lambda: rm.sample_ranks([1, 2], 100, 5, n_repeats=0), ValueError, "n_repeats"),
+        (lambda: rm.sample_ranks([0], 100, 5), ValueError, "ranks"),
+    ],
+)
 def test_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
@@ -438,16 +520,24 @@ def test_bad_input(call, exc, match):
 # mistyped input; every error names the argument
 # --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("metric,n_items", [("ndcg@10", None), ("ap", None), ("auc", 100), ("recall@5", 100)])
-@pytest.mark.parametrize("ranks,match", [
-    ([1, float("nan")], r"ranks contains NaN at position 1"),
-    ([np.inf], r"ranks contains an infinite value at position 0"),
-    ([1, 2.5], r"ranks must be integers \(1-based ranks\), found 2\.5 at position 1"),
-    ([[1.0, 3.25]], r"ranks must be integers .* found 3\.25 at index \(0, 1\)"),
-    ([0], r"ranks must lie in 1\.\."),
-    ([-3], r"ranks must lie in 1\.\."),
-])
-def test_metric_function_rejects_nan_inf_fractional_and_out_of_range_ranks(metric, n_items, ranks, match):
+
+@pytest.mark.parametrize(
+    "metric,n_items", [("ndcg@10", None), ("ap", None), ("auc", 100), ("recall@5", 100)]
+)
+@pytest.mark.parametrize(
+    "ranks,match",
+    [
+        ([1, float("nan")], r"ranks contains NaN at position 1"),
+        ([np.inf], r"ranks contains an infinite value at position 0"),
+        ([1, 2.5], r"ranks must be integers \(1-based ranks\), found 2\.5 at position 1"),
+        ([[1.0, 3.25]], r"ranks must be integers .* found 3\.25 at index \(0, 1\)"),
+        ([0], r"ranks must lie in 1\.\."),
+        ([-3], r"ranks must lie in 1\.\."),
+    ],
+)
+def test_metric_function_rejects_nan_inf_fractional_and_out_of_range_ranks(
+    metric, n_items, ranks, match
+):
     f = rm.metric_function(metric, n_items=n_items)
     with pytest.raises(ValueError, match=match):
         f(ranks)
@@ -469,7 +559,9 @@ def test_metric_function_rejects_ranks_beyond_the_catalogue_and_booleans():
 def test_ranks_beyond_2_53_are_rejected_not_rounded():
     big = 2**53 + 1  # float64(2**53 + 1) == 2**53: would silently become its neighbour
     for ranks in ([big], np.array([big], dtype=np.int64), np.array([2.0**60]), [2**70]):
-        with pytest.raises(ValueError, match=r"ranks must be at most 2\*\*53 .*not exactly representable"):
+        with pytest.raises(
+            ValueError, match=r"ranks must be at most 2\*\*53 .*not exactly representable"
+        ):
             rm.metric_function("ndcg")(ranks)
     with pytest.raises(ValueError, match=r"ranks must be at most 2\*\*53"):
         rm.expected_metric([big], 2**53, 5, "ndcg")
@@ -494,14 +586,22 @@ def test_rank_distribution_at_the_largest_exact_catalogue():
     assert p[0, 0] == 1.0 and p[2, 3] == 1.0
 
 
-@pytest.mark.parametrize("seed,exc,match", [
-    (True, TypeError, "seed must be None, a non-negative integer or a numpy.random.Generator, got True of type bool"),
-    (np.bool_(False), TypeError, "seed must be .* of type bool"),
-    (1.5, TypeError, "seed must be .* got 1.5 of type float"),
-    (2.0, TypeError, "seed must be .* of type float"),
-    ("7", TypeError, "seed must be .* of type str"),
-    (-1, ValueError, "seed must be a non-negative integer, got -1"),
-])
+@pytest.mark.parametrize(
+    "seed,exc,match",
+    [
+        (
+            True,
+            TypeError,
+            "seed must be None, a non-negative integer or a numpy.random.Generator, got True of "
+            "type bool",
+        ),
+        (np.bool_(False), TypeError, "seed must be .* of type bool"),
+        (1.5, TypeError, "seed must be .* got 1.5 of type float"),
+        (2.0, TypeError, "seed must be .* of type float"),
+        ("7", TypeError, "seed must be .* of type str"),
+        (-1, ValueError, "seed must be a non-negative integer, got -1"),
+    ],
+)
 def test_sample_ranks_validates_seed(seed, exc, match):
     with pytest.raises(exc, match=match):
         rm.sample_ranks([1, 2], 100, 5, seed=seed)
@@ -514,26 +614,41 @@ def test_sample_ranks_accepts_integer_generator_and_seed_sequence():
     assert np.array_equal(a, b) and np.array_equal(a, c)
 
 
-@pytest.mark.parametrize("rcond,exc,match", [
-    (True, TypeError, "rcond must be None or a real number in \\[0, 1\\), got True of type bool"),
-    ("1e-8", TypeError, "rcond must be .* of type str"),
-    ([1e-8], TypeError, "rcond must be .* of type list"),
-    (-1e-8, ValueError, "rcond must be a finite number in \\[0, 1\\)"),
-    (float("nan"), ValueError, "rcond must be a finite number"),
-    (float("inf"), ValueError, "rcond must be a finite number"),
-    (1.0, ValueError, "rcond >= 1 would discard all of them"),
-])
+@pytest.mark.parametrize(
+    "rcond,exc,match",
+    [
+        (
+            True,
+            TypeError,
+            "rcond must be None or a real number in \\[0, 1\\), got True of type bool",
+        ),
+        ("1e-8", TypeError, "rcond must be .* of type str"),
+        ([1e-8], TypeError, "rcond must be .* of type list"),
+        (-1e-8, ValueError, "rcond must be a finite number in \\[0, 1\\)"),
+        (float("nan"), ValueError, "rcond must be a finite number"),
+        (float("inf"), ValueError, "rcond must be a finite number"),
+        (1.0, ValueError, "rcond >= 1 would discard all of them"),
+    ],
+)
 def test_correction_validates_rcond(rcond, exc, match):
     with pytest.raises(exc, match=match):
         rm.correction(1000, 10, "ndcg@10", method="minimal_bias", rcond=rcond)
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(method="bias_variance"), dict(method="sampled"), dict(method="unbiased_rank"),
-    dict(method="monotone"), dict(method="minimal_bias", monotone=True),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(method="bias_variance"),
+        dict(method="sampled"),
+        dict(method="unbiased_rank"),
+        dict(method="monotone"),
+        dict(method="minimal_bias", monotone=True),
+    ],
+)
 def test_rcond_is_refused_where_it_would_be_ignored(kwargs):
-    with pytest.raises(ValueError, match="rcond applies only to the unconstrained minimal-bias solve"):
+    with pytest.raises(
+        ValueError, match="rcond applies only to the unconstrained minimal-bias solve"
+    ):
         rm.correction(1000, 10, "ndcg@10", rcond=1e-6, **kwargs)
 
 
@@ -553,7 +668,14 @@ def test_explicit_rcond_1e6_is_determined_far_beyond_what_the_book_prints():
     for metric in ("ndcg@10", "ap"):
         with warnings.catch_warnings():
             warnings.simplefilter("error", IllConditionedCorrectionWarning)
-            x, info = rm.correction(n, m, metric, method="minimal_bias", rcond=1e-6,
-                                    solver="quadrature", return_info=True)
+            x, info = rm.correction(
+                n,
+                m,
+                metric,
+                method="minimal_bias",
+                rcond=1e-6,
+                solver="quadrature",
+                return_info=True,
+            )
         assert info["estimated_relative_error"] < 1e-9
         assert rel_err(x, dense_solution(n, m, metric, rcond=1e-6)) < 1e-9

@@ -28,6 +28,7 @@ Input forms, all converging here:
   (:func:`from_gains`);
 * the ranks of held-out items (:func:`from_ranks`).
 """
+
 from __future__ import annotations
 
 from ._representation import TIE_POLICIES, Ranking

@@ -6,8 +6,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-
-
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "trec_eval")
 
 
@@ -74,14 +72,18 @@ class Ranking:
         return np.bincount(self.user, weights=values, minlength=self.n_users)
 
     def ranks(self) -> np.ndarray:
-        """Ranks of the relevant items (1-based; ties resolved to the group's
-        mean position under ``ties='expected'``; ``inf`` if not ranked)."""
+        """Ranks of the relevant items (1-based; ``inf`` if not ranked).
+
+        Under ``ties='expected'`` a tied item gets the mean position of its group.
+        """
         return self.start + (self.size + 1.0) / 2.0
 
 
 # --------------------------------------------------------------------------
 # builders
-def _from_entries(user, gain, start, size, group_rel, rel_before, n_users, n_ranked, n_items, ties=None):
+def _from_entries(
+    user, gain, start, size, group_rel, rel_before, n_users, n_ranked, n_items, ties=None
+):
     order = np.lexsort((start, user))
     user = user[order]
     counts = np.bincount(user, minlength=n_users)
@@ -110,4 +112,6 @@ def _deterministic(user, gain, rank, n_users, n_ranked, n_items, ties=None):
     first = np.searchsorted(su, su, side="left")
     rel_before[order] = np.arange(rank.shape[0]) - first
     ones = np.ones_like(rank)
-    return _from_entries(user, gain, rank - 1.0, ones, ones, rel_before, n_users, n_ranked, n_items, ties)
+    return _from_entries(
+        user, gain, rank - 1.0, ones, ones, rel_before, n_users, n_ranked, n_items, ties
+    )

@@ -7,13 +7,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ._representation import Ranking, _deterministic
 from .._validation import (
     as_numeric_array,
     check_integers,
     check_n_items,
     check_unique_items,
 )
+from ._representation import Ranking, _deterministic
 
 
 def from_ranks(ranks, n_items=None) -> Ranking:
@@ -39,10 +39,15 @@ def from_ranks(ranks, n_items=None) -> Ranking:
         isinstance(ranks, Sequence)
         and not isinstance(ranks, (str, bytes))
         and len(ranks) > 0
-        and all(isinstance(x, (Sequence, np.ndarray)) and not isinstance(x, (str, bytes)) for x in ranks)
+        and all(
+            isinstance(x, (Sequence, np.ndarray)) and not isinstance(x, (str, bytes)) for x in ranks
+        )
     )
     if ragged:
-        parts = [as_numeric_array(x, f"ranks[{u}]", ndim=1, allow_empty=True) for u, x in enumerate(ranks)]
+        parts = [
+            as_numeric_array(x, f"ranks[{u}]", ndim=1, allow_empty=True)
+            for u, x in enumerate(ranks)
+        ]
         lengths = np.array([p.shape[0] for p in parts], dtype=np.int64)
         flat = np.concatenate(parts) if parts else np.zeros(0)
         n_users = len(parts)
@@ -58,7 +63,8 @@ def from_ranks(ranks, n_items=None) -> Ranking:
         if np.any(over):
             i = int(np.argmax(over))
             raise ValueError(
-                f"ranks must be <= n_items: user {user[i]} has rank {flat[i]:g} > n_items={n_arr[user[i]]:g}"
+                f"ranks must be <= n_items: user {user[i]} has rank {flat[i]:g} > "
+                f"n_items={n_arr[user[i]]:g}"
             )
         n_ranked = n_arr
     else:
@@ -67,7 +73,9 @@ def from_ranks(ranks, n_items=None) -> Ranking:
     if ragged:
         key = user * (flat.max() + 1 if flat.size else 1) + flat
         if np.unique(key).shape[0] != key.shape[0]:
-            raise ValueError("ranks of one user must be distinct (two relevant items cannot share a rank)")
+            raise ValueError(
+                "ranks of one user must be distinct (two relevant items cannot share a rank)"
+            )
     return _deterministic(user, np.ones_like(flat), flat, n_users, n_ranked, n_arr)
 
 
@@ -100,17 +108,22 @@ def _relevant_mapping(rel, name):
             try:
                 grade = float(grade)
             except OverflowError:
-                raise ValueError(f"{name} has a grade too large for float64 for item {item!r}") from None
+                raise ValueError(
+                    f"{name} has a grade too large for float64 for item {item!r}"
+                ) from None
             if not np.isfinite(grade):
                 raise ValueError(f"{name} has a non-finite grade {grade!r} for item {item!r}")
             if grade < 0:
-                raise ValueError(f"{name} grades must be non-negative, got {grade!r} for item {item!r}")
+                raise ValueError(
+                    f"{name} grades must be non-negative, got {grade!r} for item {item!r}"
+                )
             if grade > 0:
                 out[item] = float(grade)
         return out
     if isinstance(rel, (str, bytes)) or not hasattr(rel, "__iter__"):
         raise TypeError(
-            f"{name} must be a set or list of relevant item ids, or a dict item -> grade; got {type(rel).__name__}"
+            f"{name} must be a set or list of relevant item ids, or a dict item -> grade; got "
+            f"{type(rel).__name__}"
         )
     items = list(rel)
     if isinstance(rel, (set, frozenset)):
@@ -156,13 +169,16 @@ def from_lists(recommended, relevant, n_items=None) -> Ranking:
         raise ValueError("recommended is empty; at least one user is needed")
     if len(relevant) != n_users:
         raise ValueError(
-            f"recommended and relevant must have one entry per user, got {n_users} and {len(relevant)}"
+            f"recommended and relevant must have one entry per user, got {n_users} and "
+            f"{len(relevant)}"
         )
     users, gains, ranks, n_ranked = [], [], [], np.empty(n_users)
     for u in range(n_users):  # conversion of Python objects; the metrics are vectorised
         rec = recommended[u]
         if isinstance(rec, (str, bytes)) or not isinstance(rec, (Sequence, np.ndarray)):
-            raise TypeError(f"recommended[{u}] must be a ranked list of item ids, got {type(rec).__name__}")
+            raise TypeError(
+                f"recommended[{u}] must be a ranked list of item ids, got {type(rec).__name__}"
+            )
         rec = list(rec)
         check_unique_items(rec, f"recommended[{u}]" if n_users > 1 else "recommended")
         pos = {item: i + 1 for i, item in enumerate(rec)}
@@ -176,16 +192,26 @@ def from_lists(recommended, relevant, n_items=None) -> Ranking:
         n_arr = check_n_items(n_items, n_users)
         # the catalogue holds the list and every relevant item missing from it
         unlisted_rel = np.bincount(
-            np.asarray(users, dtype=np.int64), weights=np.isinf(np.asarray(ranks, dtype=float)), minlength=n_users
+            np.asarray(users, dtype=np.int64),
+            weights=np.isinf(np.asarray(ranks, dtype=float)),
+            minlength=n_users,
         )
         short = n_arr < n_ranked + unlisted_rel
         if np.any(short):
             u = int(np.argmax(short))
             raise ValueError(
-                f"n_items={n_arr[u]:g} is smaller than what user {u} needs: {n_ranked[u]:g} recommended "
+                f"n_items={n_arr[u]:g} is smaller than what user {u} needs: {n_ranked[u]:g} "
+                "recommended "
                 f"items plus {unlisted_rel[u]:g} relevant items missing from the list"
             )
     else:
         n_arr = None
     user = np.asarray(users, dtype=np.int64)
-    return _deterministic(user, np.asarray(gains, dtype=float), np.asarray(ranks, dtype=float), n_users, n_ranked, n_arr)
+    return _deterministic(
+        user,
+        np.asarray(gains, dtype=float),
+        np.asarray(ranks, dtype=float),
+        n_users,
+        n_ranked,
+        n_arr,
+    )

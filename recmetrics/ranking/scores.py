@@ -9,23 +9,27 @@ import scipy.sparse as sp
 from tqdm import tqdm
 
 from .._kernels import CHUNK_CELLS, count_above, first_bad_value
-from ._representation import TIE_POLICIES, Ranking, _deterministic, _from_entries
 from .._validation import (
     MAX_EXACT_INT,
     as_numeric_array,
     check_bool,
     check_choice,
 )
+from ._representation import TIE_POLICIES, Ranking, _deterministic, _from_entries
 
 
 def _scores_matrix(x):
     """Dense, C-contiguous float32/float64 scores, checked for NaN/inf in one pass."""
     if sp.issparse(x):
-        raise TypeError("y_score must be a dense array (scores for every item), got a scipy.sparse matrix")
+        raise TypeError(
+            "y_score must be a dense array (scores for every item), got a scipy.sparse matrix"
+        )
     if isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float64):
         S = x
         if S.ndim != 2:
-            raise ValueError(f"y_score must be 2-D (n_users, n_items), got an array of shape {S.shape}")
+            raise ValueError(
+                f"y_score must be 2-D (n_users, n_items), got an array of shape {S.shape}"
+            )
         if S.size == 0:
             raise ValueError("y_score is empty; at least one user and one item are needed")
         S = np.ascontiguousarray(S)
@@ -55,8 +59,13 @@ def _exact_integer_scores(x):
             return None
     if arr.dtype.kind in "iu" and arr.size:
         big = arr.max() > MAX_EXACT_INT or (arr.dtype.kind == "i" and arr.min() < -MAX_EXACT_INT)
-    elif arr.dtype == object and arr.size and all(
-        isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in arr.ravel()
+    elif (
+        arr.dtype == object
+        and arr.size
+        and all(
+            isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+            for v in arr.ravel()
+        )
     ):
         big = any(abs(int(v)) > MAX_EXACT_INT for v in arr.ravel())
     else:
@@ -64,7 +73,9 @@ def _exact_integer_scores(x):
     if not big:
         return None
     if arr.ndim != 2:
-        raise ValueError(f"y_score must be 2-D (n_users, n_items), got an array of shape {arr.shape}")
+        raise ValueError(
+            f"y_score must be 2-D (n_users, n_items), got an array of shape {arr.shape}"
+        )
     _, inverse = np.unique(arr.ravel(), return_inverse=True)
     return np.ascontiguousarray(inverse.reshape(arr.shape).astype(np.float64))
 
@@ -85,7 +96,7 @@ def _csr_of(x, name, shape):
     rows, cols = [], []
     step = max(1, CHUNK_CELLS // max(shape[1], 1))
     for lo in range(0, shape[0], step):  # bounded temporaries
-        r, c = np.nonzero(arr[lo:lo + step])
+        r, c = np.nonzero(arr[lo : lo + step])
         rows.append(r + lo)
         cols.append(c)
     r = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
@@ -117,8 +128,9 @@ def _checked_sparse(x, name):
     return m
 
 
-def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False,
-                retrieve_nonpositive=True) -> Ranking:
+def from_scores(
+    y_true, y_score, *, mask=None, ties="expected", progress=False, retrieve_nonpositive=True
+) -> Ranking:
     """Ranking of every user's catalogue by score.
 
     Parameters
@@ -205,7 +217,11 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False,
         m_keys = m_users * n_cols + m_idx
         r_keys = ru * n_cols + rc
         pos = np.minimum(np.searchsorted(m_keys, r_keys), max(m_keys.shape[0] - 1, 0))
-        keep = ~((m_keys.shape[0] > 0) & (m_keys[pos] == r_keys)) if m_keys.shape[0] else np.ones(r_keys.shape[0], bool)
+        keep = (
+            ~((m_keys.shape[0] > 0) & (m_keys[pos] == r_keys))
+            if m_keys.shape[0]
+            else np.ones(r_keys.shape[0], bool)
+        )
         ru, rc, rg = ru[keep], rc[keep], rg[keep]
     else:
         m_ptr = m_idx = None
@@ -226,8 +242,15 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False,
         for lo in range(0, rows.shape[0], step):  # chunks of users only to report progress
             hi = min(rows.shape[0], lo + step)
             a, b = row_ptr[lo], row_ptr[hi]
-            g, e, aft = count_above(S, rows[lo:hi], row_ptr[lo:hi + 1] - a, rc64[a:b], m_ptr, m_idx,
-                                    want_after=ties == "trec_eval")
+            g, e, aft = count_above(
+                S,
+                rows[lo:hi],
+                row_ptr[lo : hi + 1] - a,
+                rc64[a:b],
+                m_ptr,
+                m_idx,
+                want_after=ties == "trec_eval",
+            )
             greater[a:b], equal[a:b], eq_after[a:b] = g, e, aft
             bar.update(hi - lo)
     s = S[ru, rc].astype(np.float64)
@@ -251,7 +274,9 @@ def from_scores(y_true, y_score, *, mask=None, ties="expected", progress=False,
         group_rel[order] = c_sorted
         rel_before[order] = h_sorted
         start = np.where(dropped, np.inf, greater)
-        return _from_entries(ru, rg, start, equal, group_rel, rel_before, n_users, n_ranked, n_items, ties)
+        return _from_entries(
+            ru, rg, start, equal, group_rel, rel_before, n_users, n_ranked, n_items, ties
+        )
     # deterministic policies: exact rank within the tie group
     if ties == "trec_eval":
         # tied relevant items with a higher column index come first too

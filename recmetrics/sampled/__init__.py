@@ -38,6 +38,7 @@ References
 .. [2] W. Krichene and S. Rendle. On Sampled Metrics for Item Recommendation.
    Communications of the ACM 65(7), 75-83, 2022. doi:10.1145/3535335
 """
+
 from __future__ import annotations
 
 from ._common import DEFAULT_GAMMA as DEFAULT_GAMMA

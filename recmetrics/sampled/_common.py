@@ -1,4 +1,4 @@
-"""Constants, the ill-conditioning warning and the input checks shared by :mod:`recmetrics.sampled`."""
+"""Constants, the ill-conditioning warning and the input checks of :mod:`recmetrics.sampled`."""
 
 from __future__ import annotations
 
@@ -35,9 +35,11 @@ class IllConditionedCorrectionWarning(RuntimeWarning):
     ``rcond``).
     """
 
+
 # ---------------------------------------------------------------------------
 # Input checks
 # ---------------------------------------------------------------------------
+
 
 def _check_bool(x, name):
     if not isinstance(x, (bool, np.bool_)):
@@ -63,7 +65,9 @@ def _check_count(x, name):
 def _check_nm(n_items, n_samples, replace):
     n = _check_count(n_items, "n_items")
     if n < 2:
-        raise ValueError(f"n_items must be >= 2 (one relevant and at least one irrelevant item), got {n}")
+        raise ValueError(
+            f"n_items must be >= 2 (one relevant and at least one irrelevant item), got {n}"
+        )
     m = _check_count(n_samples, "n_samples")
     replace = _check_bool(replace, "replace")
     if not replace and m > n - 1:
@@ -94,9 +98,14 @@ def _check_ranks(ranks, upper, name, *, ndim=(0, 1), allow_empty=False):
         raise ValueError(f"{name} must be a rectangular array of ranks ({exc})") from None
     if raw.dtype == object:
         flat = raw.ravel()
-        bad = next((v for v in flat if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)), None)
+        bad = next(
+            (v for v in flat if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)),
+            None,
+        )
         if bad is not None or any(v is None for v in flat):
-            raise TypeError(f"{name} must contain only numbers, found {bad!r} of type {type(bad).__name__}")
+            raise TypeError(
+                f"{name} must contain only numbers, found {bad!r} of type {type(bad).__name__}"
+            )
         big = [v for v in flat if isinstance(v, numbers.Integral) and abs(int(v)) > _MAX_EXACT]
         if big:
             raise ValueError(
@@ -118,11 +127,14 @@ def _check_ranks(ranks, upper, name, *, ndim=(0, 1), allow_empty=False):
     if raw.dtype.kind == "f":
         for bad, what in ((np.isnan(raw), "NaN"), (np.isinf(raw), "an infinite value")):
             if bad.any():
-                raise ValueError(f"{name} contains {what} at {_where(bad)}; ranks are integers 1, 2, ...")
+                raise ValueError(
+                    f"{name} contains {what} at {_where(bad)}; ranks are integers 1, 2, ..."
+                )
         frac = raw != np.floor(raw)
         if frac.any():
             raise ValueError(
-                f"{name} must be integers (1-based ranks), found {float(raw[frac].ravel()[0])!r} at {_where(frac)}"
+                f"{name} must be integers (1-based ranks), found {float(raw[frac].ravel()[0])!r} "
+                f"at {_where(frac)}"
             )
     big = np.abs(raw) > _MAX_EXACT
     if big.any():
@@ -132,15 +144,21 @@ def _check_ranks(ranks, upper, name, *, ndim=(0, 1), allow_empty=False):
         )
     bad = (raw < 1) | (raw > upper)
     if bad.any():
-        raise ValueError(f"{name} must lie in 1..{upper}, found {raw[bad].ravel()[0]:.17g} at {_where(bad)}")
+        raise ValueError(
+            f"{name} must lie in 1..{upper}, found {raw[bad].ravel()[0]:.17g} at {_where(bad)}"
+        )
     return raw.astype(np.int64)
 
 
 def _check_seed(seed):
-    """``seed`` of :func:`numpy.random.default_rng`: None, an integer >= 0, a
-    Generator, BitGenerator or SeedSequence. Booleans and floats are refused
-    (``True`` and ``1.5`` are not seeds)."""
-    if seed is None or isinstance(seed, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)):
+    """Check a ``seed`` of :func:`numpy.random.default_rng`.
+
+    None, an integer >= 0, a Generator, BitGenerator or SeedSequence.
+    Booleans and floats are refused (``True`` and ``1.5`` are not seeds).
+    """
+    if seed is None or isinstance(
+        seed, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)
+    ):
         return seed
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
         raise TypeError(
@@ -154,11 +172,15 @@ def _check_seed(seed):
 
 def _check_rcond(rcond):
     if isinstance(rcond, (bool, np.bool_)) or not isinstance(rcond, numbers.Real):
-        raise TypeError(f"rcond must be None or a real number in [0, 1), got {rcond!r} of type {type(rcond).__name__}")
+        raise TypeError(
+            f"rcond must be None or a real number in [0, 1), got {rcond!r} of type "
+            f"{type(rcond).__name__}"
+        )
     rcond = float(rcond)
     if not (np.isfinite(rcond) and 0 <= rcond < 1):
         raise ValueError(
-            f"rcond must be a finite number in [0, 1), got {rcond} (singular values below rcond * s_max "
+            f"rcond must be a finite number in [0, 1), got {rcond} (singular values below rcond * "
+            "s_max "
             "are discarded: rcond >= 1 would discard all of them)"
         )
     return rcond
@@ -169,7 +191,9 @@ def _check_prior(prior, n):
         return None
     p = as_numeric_array(prior, "prior", ndim=1, nonnegative=True)
     if p.shape[0] != n:
-        raise ValueError(f"prior must have one weight per true rank (n_items={n}), got {p.shape[0]}")
+        raise ValueError(
+            f"prior must have one weight per true rank (n_items={n}), got {p.shape[0]}"
+        )
     total = p.sum()
     if not total > 0:
         raise ValueError("prior must have a positive total weight")

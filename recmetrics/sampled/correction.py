@@ -184,7 +184,8 @@ def correction(
 
     Examples
     --------
-    >>> correction(10_000, 99, "auc", method="unbiased_rank", rounding="interpolate")[:3].round(4).tolist()
+    >>> v = correction(10_000, 99, "auc", method="unbiased_rank", rounding="interpolate")
+    >>> v[:3].round(4).tolist()
     [1.0, 0.9899, 0.9798]
     >>> x = correction(10_000, 100, "recall@10", gamma=0.01)
     >>> x.shape, round(float(x[0]), 4)
@@ -202,7 +203,9 @@ def correction(
     if rounding is not None:
         check_choice(rounding, "rounding", _ROUNDINGS)
         if method != "unbiased_rank":
-            raise ValueError(f"rounding applies only to method='unbiased_rank', not to method={method!r}")
+            raise ValueError(
+                f"rounding applies only to method='unbiased_rank', not to method={method!r}"
+            )
     else:
         rounding = "round"
     check_choice(solver, "solver", _SOLVERS)
@@ -214,23 +217,32 @@ def correction(
     if gamma is not None:
         gamma = check_fraction(gamma, "gamma")
         if not least_squares:
-            raise ValueError(f"gamma applies only to the least-squares methods, not to method={method!r}")
+            raise ValueError(
+                f"gamma applies only to the least-squares methods, not to method={method!r}"
+            )
         if method == "minimal_bias" and gamma != 0:
-            raise ValueError(f"method='minimal_bias' is gamma = 0; use method='bias_variance' for gamma={gamma}")
+            raise ValueError(
+                f"method='minimal_bias' is gamma = 0; use method='bias_variance' for gamma={gamma}"
+            )
     elif least_squares:
         gamma = DEFAULT_GAMMA if method == "bias_variance" else 0.0
     if monotone and not least_squares:
-        raise ValueError(f"monotone=True applies to the least-squares methods, not to method={method!r}")
+        raise ValueError(
+            f"monotone=True applies to the least-squares methods, not to method={method!r}"
+        )
     if rcond is not None:
         rcond = _check_rcond(rcond)
         if method != "minimal_bias" or monotone:
             raise ValueError(
-                "rcond applies only to the unconstrained minimal-bias solve (method='minimal_bias', "
+                "rcond applies only to the unconstrained minimal-bias solve "
+                "(method='minimal_bias', "
                 f"monotone=False), not to method={method!r}, monotone={monotone}"
             )
     p = _check_prior(prior, n)
     if p is not None and not least_squares:
-        raise ValueError(f"prior applies only to the least-squares methods, not to method={method!r}")
+        raise ValueError(
+            f"prior applies only to the least-squares methods, not to method={method!r}"
+        )
 
     info = {"method": method, "gamma": gamma, "solver": None}
     if method == "sampled":
@@ -254,7 +266,8 @@ def correction(
     use = solver if solver != "auto" else ("dense" if small else "quadrature")
     if use == "quadrature" and support < m + 1:
         raise ValueError(
-            f"solver='quadrature' needs at least n_samples + 1 = {m + 1} ranks with positive prior weight, "
+            f"solver='quadrature' needs at least n_samples + 1 = {m + 1} ranks with positive "
+            "prior weight, "
             f"got {support}; use solver='dense'"
         )
     system = (
@@ -292,19 +305,32 @@ def correction(
             info["warn"] = True  # singular values discarded by the default threshold, not by choice
         if info["warn"]:
             warnings.warn(
-                f"minimal-bias correction (n={n}, m={m}) is not reliable: cond(A) = {info['cond']:.1e}, "
+                f"minimal-bias correction (n={n}, m={m}) is not reliable: cond(A) = "
+                f"{info['cond']:.1e}, "
                 f"numerical rank {rank} of {system.structural_rank}, estimated relative error "
-                f"{info['estimated_relative_error']:.1e}; the vector depends on rounding errors and on rcond. "
+                f"{info['estimated_relative_error']:.1e}; the vector depends on rounding errors "
+                "and on rcond. "
                 "Use method='bias_variance' with gamma > 0 or method='monotone'.",
                 IllConditionedCorrectionWarning,
                 stacklevel=2,
             )
     if return_info and "singular_values" not in info:
         sv = np.linalg.svd(system.G, compute_uv=False)
-        info.update(_trust(sv, int(np.sum(sv > _EPS * max(n, m + 1) * sv[0])), 0.0, system, out, system.G, system.z))
+        info.update(
+            _trust(
+                sv,
+                int(np.sum(sv > _EPS * max(n, m + 1) * sv[0])),
+                0.0,
+                system,
+                out,
+                system.G,
+                system.z,
+            )
+        )
         info["warn"] = False
     info.pop("warn", None)
     return (out, info) if return_info else out
+
 
 def corrected_metric(sampled_ranks, n_items, n_samples, metric, *, per_user=False, **kwargs):
     """Apply a correction to observed sampled ranks.
@@ -347,7 +373,9 @@ def corrected_metric(sampled_ranks, n_items, n_samples, metric, *, per_user=Fals
             raise TypeError(f"values= excludes the options {sorted(kwargs)}")
         values = as_numeric_array(values, "values", ndim=1)
         if values.shape[0] != m + 1:
-            raise ValueError(f"values must have n_samples + 1 = {m + 1} entries, got {values.shape[0]}")
+            raise ValueError(
+                f"values must have n_samples + 1 = {m + 1} entries, got {values.shape[0]}"
+            )
     out = values[s - 1]
     if per_user:
         return out
@@ -386,7 +414,13 @@ def estimator_bias_variance(values, ranks, n_items, metric, replace=True) -> pd.
     true = metric_function(metric, n)(r)
     bias = mean - true
     frame = pd.DataFrame(
-        {"metric": true, "expected": mean, "bias": bias, "variance": var, "rmse": np.sqrt(bias * bias + var)},
+        {
+            "metric": true,
+            "expected": mean,
+            "bias": bias,
+            "variance": var,
+            "rmse": np.sqrt(bias * bias + var),
+        },
         index=pd.Index(r, name="rank"),
     )
     return frame

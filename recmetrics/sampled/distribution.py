@@ -21,6 +21,7 @@ from .metric import RankMetric, _accepts_n_items, metric_function
 # The distribution of the sampled rank
 # ---------------------------------------------------------------------------
 
+
 def rank_distribution(rank, n_items, n_samples, replace=True) -> np.ndarray:
     """Distribution of the sampled rank ``r~`` given the true rank ``r``.
 
@@ -92,7 +93,11 @@ def _pmf(r, n, m, replace, kmax=None):
     big_n, big_k, q = n - 1, (r - 1)[..., None], m / (n - 1.0)
     if m == big_n:  # every irrelevant item is drawn: r~ = r
         return (k == big_k).astype(np.float64)
-    return stats.binom.pmf(k, big_k, q) * stats.binom.pmf(m - k, big_n - big_k, q) / stats.binom.pmf(m, big_n, q)
+    return (
+        stats.binom.pmf(k, big_k, q)
+        * stats.binom.pmf(m - k, big_n - big_k, q)
+        / stats.binom.pmf(m, big_n, q)
+    )
 
 
 def _binom_pmf(m, p, q, kmax=None):
@@ -120,8 +125,12 @@ def _binom_pmf(m, p, q, kmax=None):
         pp = np.broadcast_to(p, shape)[tail]
         qq = np.broadcast_to(q, shape)[tail]
         with np.errstate(divide="ignore"):
-            log_pmf = (-np.log(m + 1.0) - special.betaln(kk + 1.0, m - kk + 1.0)
-                       + special.xlogy(kk, pp) + special.xlogy(m - kk, qq))
+            log_pmf = (
+                -np.log(m + 1.0)
+                - special.betaln(kk + 1.0, m - kk + 1.0)
+                + special.xlogy(kk, pp)
+                + special.xlogy(m - kk, qq)
+            )
         out[tail] = np.exp(log_pmf)
     return out
 
@@ -179,13 +188,27 @@ def expected_metric(ranks, n_items, n_samples, metric, replace=True, *, per_user
     [0.5762, 0.4808, 0.3383]
     """
     if not isinstance(n_samples, numbers.Integral) and np.ndim(n_samples) == 1:
-        ms = [check_k(int(v) if float(v).is_integer() else v, "n_samples")
-              for v in as_numeric_array(n_samples, "n_samples", ndim=1)]
+        ms = [
+            check_k(int(v) if float(v).is_integer() else v, "n_samples")
+            for v in as_numeric_array(n_samples, "n_samples", ndim=1)
+        ]
         _check_count(n_items, "n_items")
         f = metric_function(metric, None) if _length_free(metric) else None
         values = None if f is None else f(np.arange(1, max(ms) + 2))
-        return np.array([_expected(ranks, n_items, m, metric, replace, per_user,
-                                   None if values is None else values[:m + 1]) for m in ms])
+        return np.array(
+            [
+                _expected(
+                    ranks,
+                    n_items,
+                    m,
+                    metric,
+                    replace,
+                    per_user,
+                    None if values is None else values[: m + 1],
+                )
+                for m in ms
+            ]
+        )
     return _expected(ranks, n_items, n_samples, metric, replace, per_user, None)
 
 
@@ -213,7 +236,7 @@ def _expected(ranks, n_items, n_samples, metric, replace, per_user, values):
     out = np.empty(uniq.shape[0])
     step = _rank_block(uniq.shape[0], kmax)
     for s in range(0, uniq.shape[0], step):
-        out[s:s + step] = _pmf(uniq[s:s + step], n, m, replace, kmax) @ values
+        out[s : s + step] = _pmf(uniq[s : s + step], n, m, replace, kmax) @ values
     per = out[inv]
     if scalar:
         return float(per[0])
@@ -223,6 +246,7 @@ def _expected(ranks, n_items, n_samples, metric, replace, per_user, values):
 # ---------------------------------------------------------------------------
 # Monte Carlo: really sample the irrelevant items
 # ---------------------------------------------------------------------------
+
 
 def sample_ranks(ranks, n_items, n_samples, *, replace=True, n_repeats=None, seed=None):
     """Simulate sampled evaluation: draw ``m`` irrelevant items, rank the relevant one among them.
@@ -283,6 +307,10 @@ def sample_ranks(ranks, n_items, n_samples, *, replace=True, n_repeats=None, see
                 draws[bad] = rng.integers(0, n - 1, size=(bad.size, m))
         else:
             keys = rng.random((rows, n - 1))
-            draws = keys.argsort(axis=1)[:, :m] if m == n - 1 else np.argpartition(keys, m - 1, axis=1)[:, :m]
+            draws = (
+                keys.argsort(axis=1)[:, :m]
+                if m == n - 1
+                else np.argpartition(keys, m - 1, axis=1)[:, :m]
+            )
         out[s:e] = 1 + (draws < above[s:e, None]).sum(axis=1)
     return out if single else out.reshape(reps, r.shape[0])

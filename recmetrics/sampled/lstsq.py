@@ -19,6 +19,7 @@ from .distribution import _binom_pmf, _pmf, _rank_block
 # Corrections
 # ---------------------------------------------------------------------------
 
+
 def _binomial_basis(t, m):
     """``B[i, k] = C(m, k) t_i^k (1 - t_i)^(m - k)`` at real nodes ``t``."""
     t = np.asarray(t, dtype=np.float64)[:, None]
@@ -31,13 +32,15 @@ def _log_binom_poly(z, jmax):
     with np.errstate(divide="ignore"):
         logs = np.log(np.abs(d))
     zero = np.zeros((z.shape[0], 1))
-    lg = np.concatenate([zero, np.cumsum(logs, axis=1)], axis=1) - special.gammaln(np.arange(jmax + 1) + 1.0)
+    lg = np.concatenate([zero, np.cumsum(logs, axis=1)], axis=1) - special.gammaln(
+        np.arange(jmax + 1) + 1.0
+    )
     neg = np.concatenate([zero, np.cumsum(d < 0, axis=1)], axis=1)
     return lg, np.where(neg % 2 == 1, -1.0, 1.0)
 
 
 def _hypergeometric_basis(rank, n, m):
-    """``H[i, k] = C(r_i-1, k) C(n-r_i, m-k) / C(n-1, m)`` for real ``r_i``: a polynomial of degree m in r."""
+    """``H[i, k] = C(r_i-1, k) C(n-r_i, m-k) / C(n-1, m)`` at real ``r_i`` (degree m in r)."""
     rank = np.asarray(rank, dtype=np.float64)
     l1, s1 = _log_binom_poly(rank - 1.0, m)
     l2, s2 = _log_binom_poly(n - rank, m)
@@ -46,10 +49,12 @@ def _hypergeometric_basis(rank, n, m):
 
 
 def _uniform_recurrence(n, m):
-    """Recurrence coefficients of the orthonormal polynomials of the uniform
-    distribution on ``x_r = (r - 1)/(n - 1)``, ``r = 1..n`` (discrete Chebyshev /
+    """Recurrence coefficients of the uniform distribution's orthonormal polynomials.
+
+    The distribution is uniform on ``x_r = (r - 1)/(n - 1)``, ``r = 1..n`` (discrete Chebyshev /
     Gram polynomials, Gautschi 2004, Table 1.2): ``alpha_j = 1/2``,
-    ``beta_j = j^2 (n^2 - j^2) / (4 (4 j^2 - 1) (n - 1)^2)``, ``beta_0 = 1``."""
+    ``beta_j = j^2 (n^2 - j^2) / (4 (4 j^2 - 1) (n - 1)^2)``, ``beta_0 = 1``.
+    """
     j = np.arange(1, m + 1, dtype=np.float64)
     beta = j * j * (float(n) * n - j * j) / (4.0 * (4.0 * j * j - 1.0)) / (n - 1.0) ** 2
     return np.full(m + 1, 0.5), beta
@@ -78,9 +83,9 @@ def _project_uniform(n, m, weights):
     w_hi = np.where(n + 1 - lower != lower, w_hi, 0.0)  # the middle rank (n odd) counts once
     y = np.zeros(m + 1)
     for s in range(0, lower.shape[0], _BLOCK):
-        rr = lower[s:s + _BLOCK]
-        even = w_lo[s:s + _BLOCK] + w_hi[s:s + _BLOCK]
-        odd = w_lo[s:s + _BLOCK] - w_hi[s:s + _BLOCK]
+        rr = lower[s : s + _BLOCK]
+        even = w_lo[s : s + _BLOCK] + w_hi[s : s + _BLOCK]
+        odd = w_lo[s : s + _BLOCK] - w_hi[s : s + _BLOCK]
         x4 = 4.0 * ((rr - 1.0) / (n - 1.0) - 0.5)
         prev = np.zeros(rr.shape[0])
         cur = np.ones(rr.shape[0])
@@ -187,18 +192,26 @@ def _system_quadrature(n, m, replace, p, mvals):
     nodes = np.clip(nodes, 0.0, 1.0)
     # 3. A^T A = G^T G with G = diag(sqrt w) P(t) (every entry of A^T A is a
     #    polynomial of degree 2m integrated against the prior); z = V^T y
-    basis = _binomial_basis(nodes, m) if replace else _hypergeometric_basis(1.0 + (n - 1.0) * nodes, n, m)
+    basis = (
+        _binomial_basis(nodes, m)
+        if replace
+        else _hypergeometric_basis(1.0 + (n - 1.0) * nodes, n, m)
+    )
     G = sqrt_w[:, None] * basis
     c = (sqrt_w * sqrt_w) @ basis
-    return _System(G, vecs.T @ y, c, b_sq, "quadrature", m + 1, atb=_direct_atb(n, m, replace, p, mvals))
+    return _System(
+        G, vecs.T @ y, c, b_sq, "quadrature", m + 1, atb=_direct_atb(n, m, replace, p, mvals)
+    )
 
 
 def _direct_atb(n, m, replace, p, mvals):
-    """``A^T b = sum_r p(r) M(r) P(. | r)`` summed directly when ``M`` is non-zero
-    on few ranks (metrics with a cutoff): a sum of terms of one sign, accurate
-    entry by entry, where ``G^T z`` is accurate only relative to its largest
-    entry. ``None`` when that would cost more than 2e5 pmf evaluations
-    (then the cost stays O(n m) with a small constant)."""
+    """``A^T b = sum_r p(r) M(r) P(. | r)``, summed directly.
+
+    Used when ``M`` is non-zero on few ranks (metrics with a cutoff): a sum of
+    terms of one sign, accurate entry by entry, where ``G^T z`` is accurate
+    only relative to its largest entry. ``None`` when that would cost more than 2e5 pmf evaluations
+    (then the cost stays O(n m) with a small constant).
+    """
     rows = np.flatnonzero(mvals if p is None else mvals * p) + 1
     if rows.shape[0] * (m + 1) > 2e5:
         return None
@@ -206,7 +219,7 @@ def _direct_atb(n, m, replace, p, mvals):
     out = np.zeros(m + 1)
     step = _rank_block(max(rows.shape[0], 1), m)
     for s in range(0, rows.shape[0], step):
-        out += weight[s:s + step] @ _pmf(rows[s:s + step], n, m, replace)
+        out += weight[s : s + step] @ _pmf(rows[s : s + step], n, m, replace)
     return out
 
 
@@ -219,26 +232,30 @@ def _system_dense(n, m, replace, p, mvals):
     step = _rank_block(rows.shape[0], m)
     A = b = None
     for s in range(0, rows.shape[0], step):
-        rr, ww = rows[s:s + step], weight[s:s + step]
+        rr, ww = rows[s : s + step], weight[s : s + step]
         P = _pmf(rr, n, m, replace)
         c += ww @ P
         atb += (ww * mvals[rr - 1]) @ P
         sw = np.sqrt(ww)
         block = np.hstack([sw[:, None] * P, (sw * mvals[rr - 1])[:, None]])
         if step >= rows.shape[0]:  # one block: A itself is a valid G (Q = I), no factorisation
-            A, b = block[:, :m + 1], block[:, m + 1]
+            A, b = block[:, : m + 1], block[:, m + 1]
         else:
             R = np.linalg.qr(np.vstack([R, block]), mode="r")  # streaming (TSQR) update
     b_sq = float(weight @ (mvals[rows - 1] ** 2))
     if A is not None:
         return _System(A, b, c, b_sq, "dense", min(rows.shape[0], m + 1), A, b, atb)
-    return _System(R[:, :m + 1], R[:, m + 1], c, b_sq, "dense", min(rows.shape[0], m + 1), None, None, atb)
+    return _System(
+        R[:, : m + 1], R[:, m + 1], c, b_sq, "dense", min(rows.shape[0], m + 1), None, None, atb
+    )
 
 
 def _stacked(system, gamma):
-    """Least-squares form of the bias-variance objective for 0 < gamma < 1:
+    """Least-squares form of the bias-variance objective for 0 < gamma < 1.
+
     (1-gamma)|Ax|^2 - 2 x^T A^T b + gamma x^T diag(c) x + const
-    = |[sqrt(1-gamma) G; sqrt(gamma c)] x - [z / sqrt(1-gamma); 0]|^2 + const."""
+    = |[sqrt(1-gamma) G; sqrt(gamma c)] x - [z / sqrt(1-gamma); 0]|^2 + const.
+    """
     m1 = system.G.shape[1]
     G = np.vstack([np.sqrt(1.0 - gamma) * system.G, np.diag(np.sqrt(gamma * system.c))])
     z = np.concatenate([system.z / np.sqrt(1.0 - gamma), np.zeros(m1)])
@@ -246,7 +263,7 @@ def _stacked(system, gamma):
 
 
 def _monotone_lsq(G, z, lo, hi, decreasing):
-    """min |G x - z| subject to hi >= x_1 >= ... >= x_{m+1} >= lo (or increasing).
+    """Min |G x - z| subject to hi >= x_1 >= ... >= x_{m+1} >= lo (or increasing).
 
     Solved exactly with NNLS on the increments (Lawson & Hanson 1974):
     x = lo + U d with d >= 0 enforces monotonicity and the lower bound; if the
@@ -284,6 +301,7 @@ def _round_rank(rhat, rounding, n):
         return np.clip(np.floor(rhat), 1, n).astype(np.int64)
     return np.clip(np.ceil(rhat), 1, n).astype(np.int64)
 
+
 def _solve_bias_variance(system, gamma):
     """Solve ((1 - gamma) A^T A + gamma diag(c)) x = A^T b.
 
@@ -314,7 +332,7 @@ def _trust(sv, rank, rcond, system, x, G, z):
     structural = system.structural_rank
     s = sv[:structural]
     cond = float(s[0] / s[-1]) if s[-1] > 0 else np.inf
-    kept = sv[:max(int(rank), 1)]
+    kept = sv[: max(int(rank), 1)]
     est = 3.0 * _EPS * float(kept[0] / kept[-1])
     resid = G @ x - z
     res_sq = max(system.b_sq - float(z @ z), 0.0) + float(resid @ resid)

@@ -17,6 +17,7 @@ from ._common import _MAX_EXACT, _check_count, _check_ranks
 # Metric of a rank: the ONE place that maps a metric name to the ranking core
 # ---------------------------------------------------------------------------
 
+
 class RankMetric:
     """A metric as a vectorised function of the rank of one relevant item.
 
@@ -44,6 +45,7 @@ class RankMetric:
         self.cutoff = cutoff
 
     def __call__(self, ranks) -> np.ndarray:
+        """The metric at each rank (an array of the shape of ``ranks``)."""
         upper = _MAX_EXACT if self.n_items is None else self.n_items
         r = _check_ranks(ranks, upper, "ranks", ndim=None, allow_empty=True)
         shape = r.shape
@@ -117,9 +119,11 @@ def metric_function(metric, n_items=None) -> RankMetric:
     if callable(metric):
         name = getattr(metric, "__name__", repr(metric))
         if _accepts_n_items(metric):
+
             def func(r, _f=metric, _n=n_items):
                 return np.asarray(_f(r, n_items=_n), dtype=np.float64)
         else:
+
             def func(r, _f=metric):
                 return np.asarray(_f(r), dtype=np.float64)
 
@@ -127,7 +131,8 @@ def metric_function(metric, n_items=None) -> RankMetric:
             v = _func(r)
             if v.shape != r.shape:
                 raise ValueError(
-                    f"metric {_name!r} must return one value per rank: got shape {v.shape} for {r.shape[0]} ranks"
+                    f"metric {_name!r} must return one value per rank: got shape {v.shape} for "
+                    f"{r.shape[0]} ranks"
                 )
             if not np.all(np.isfinite(v)):
                 raise ValueError(f"metric {_name!r} returned a non-finite value")
@@ -135,20 +140,26 @@ def metric_function(metric, n_items=None) -> RankMetric:
 
         return RankMetric(name, checked, n_items, None, metric)
     if not isinstance(metric, str):
-        raise TypeError(f"metric must be a metric name or a callable, got {metric!r} of type {type(metric).__name__}")
+        raise TypeError(
+            f"metric must be a metric name or a callable, got {metric!r} of type "
+            f"{type(metric).__name__}"
+        )
     try:
         spec, k = _registry.parse(metric)
     except ValueError as exc:
-        raise ValueError(f"metric must be a registered metric name (optionally with @k) or a callable: {exc}") from None
+        raise ValueError(
+            f"metric must be a registered metric name (optionally with @k) or a callable: {exc}"
+        ) from None
     if spec.rank_cutoff_required and k is None:
         raise ValueError(f"metric {metric!r} needs a cutoff, e.g. '{spec.name}@10'")
-    if not spec.takes_cutoff:   # AUC
+    if not spec.takes_cutoff:  # AUC
         if n_items is None:
             raise ValueError(f"metric {spec.name!r} needs n_items (AUC(r) = (n - r) / (n - 1))")
 
         def call(r, _f=spec.function, _n=n_items):
             return _f(ranks=r, n_items=_n, per_user=True)
     else:
+
         def call(r, _f=spec.function, _k=k, _n=n_items):
             return _f(ranks=r, n_items=_n, k=_k, per_user=True)
 
