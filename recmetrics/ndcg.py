@@ -16,7 +16,7 @@ DCG of the ideal order of the user's relevant items.
 
 The discount is ``1 / log_b(i + 1)`` (``discount='log'``), or the original
 ``1 / max(1, log_b(i))`` of Järvelin & Kekäläinen (2002) (``discount='jarvelin'``:
-no discount before rank ``b``; with ``b = 2`` this is LensKit's default
+no discount up to rank ``b``; with ``b = 2`` this is LensKit's default
 ``1 / log2(max(i, 2))``).
 
 The input forms and the keywords ``ties``, ``no_relevant`` and ``per_user``
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._docs import fill_doc
 from ._inputs import as_ranking
 from ._metric_core import expected_sum, finish
 from ._validation import check_choice, check_k, check_positive_number
@@ -76,13 +77,45 @@ def _check_finite_sum(values, r, what):
     return values
 
 
+@fill_doc
 def discount(positions, log_base=2.0, kind="log"):
     """Position discount ``1 / log_b(i + 1)``, or ``1 / max(1, log_b(i))``.
 
+    .. math::
+
+        d_{\\mathrm{log}}(i) = \\frac{1}{\\log_b(i + 1)}, \\qquad
+        d_{\\mathrm{jarvelin}}(i) = \\frac{1}{\\max(1, \\log_b i)}
+
     ``kind='log'`` (default) is the discount of most libraries;
     ``kind='jarvelin'`` is the original one of Järvelin & Kekäläinen (2002),
-    which leaves the first ``b - 1`` ranks undiscounted; with ``b = 2`` it is
+    which leaves the ranks ``i <= b`` undiscounted; with ``b = 2`` it is
     LensKit's default ``1 / log2(max(i, 2))`` (ranks 1 and 2 both weigh 1).
+
+    Parameters
+    ----------
+    positions : array-like of float
+        1-based positions ``i`` (any shape).
+    log_base : float, default 2
+        Base ``b > 1`` of the logarithm.
+    kind : {'log', 'jarvelin'}, default 'log'
+        Which discount; the ``discount`` keyword of :func:`dcg` and
+        :func:`ndcg`.
+
+    Returns
+    -------
+    numpy.ndarray
+        The discount of each position, of the shape of ``positions``.
+
+    See Also
+    --------
+    dcg : Sums gain times discount over the top ``k``.
+    ndcg : DCG normalised by its ideal.
+
+    References
+    ----------
+    %(ref_jarvelin2002)s
+
+    %(ref_ekstrand2020)s
 
     Examples
     --------
@@ -157,6 +190,7 @@ def _idcg(r: Ranking, k, gain, log_base, idcg, kind="log"):
     return _check_finite_sum(val, r, "IDCG")
 
 
+@fill_doc
 def cg(
     a=None,
     b=None,
@@ -172,16 +206,49 @@ def cg(
 ):
     """Cumulative gain at k: the sum of the gains in the top ``k`` (no discount).
 
+    .. math:: \\mathrm{CG@}k = \\sum_{i=1}^{k} g(rel_i)
+
+    Under ``ties='expected'`` each relevant item's gain counts with the
+    probability that it lands within the cutoff.
+
+    Parameters
+    ----------
+    %(a_b)s
+    %(k)s
+    %(gain)s
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    %(ties)s
+    %(no_relevant)s
+    %(per_user)s
+
+    Returns
+    -------
+    %(returns_metric)s
+
+    See Also
+    --------
+    dcg : The gains discounted by position.
+    ndcg : DCG normalised by its ideal.
+
+    References
+    ----------
+    %(ref_jarvelin2002)s
+
     Examples
     --------
     >>> cg([3, 2, 3, 0, 1, 2])
     11.0
+    >>> cg([3, 2, 3, 0, 1, 2], k=3), cg([3, 2, 3, 0, 1, 2], gain="binary")
+    (8.0, 5.0)
     """
     r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, 2.0)
     val = _check_finite_sum(expected_sum(r, k, np.ones_like, weights=_gain(r.gain, gain)), r, "CG")
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
+@fill_doc
 def dcg(
     a=None,
     b=None,
@@ -201,15 +268,44 @@ def dcg(
 
     .. math:: \\mathrm{DCG@}k = \\sum_{i=1}^{k} \\frac{g(rel_i)}{\\log_b(i+1)}
 
+    Under ``ties='expected'`` each relevant item's discounted gain is
+    averaged over the positions of its tie group (McSherry & Najork, 2008;
+    scikit-learn's ``dcg_score`` averages the same way).
+
     Parameters
     ----------
-    gain : {'linear', 'exponential', 'binary'}, default 'linear'
-        ``g(rel) = rel``, ``2^rel - 1``, or 1 for every relevant item.
-    log_base : float, default 2
-        Base ``b > 1`` of the logarithm in the discount.
-    discount : {'log', 'jarvelin'}, default 'log'
-        ``1 / log_b(i + 1)``, or ``1 / max(1, log_b(i))`` (see
-        :func:`discount`; LensKit's default).
+    %(a_b)s
+    %(k)s
+    %(gain)s
+    %(log_base)s
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    %(ties)s
+    %(no_relevant)s
+    %(per_user)s
+    %(discount)s
+
+    Returns
+    -------
+    %(returns_metric)s
+
+    See Also
+    --------
+    cg : The gains without discount.
+    idcg : The DCG of the ideal order.
+    ndcg : DCG normalised by its ideal.
+    discount : The position discount.
+
+    References
+    ----------
+    %(ref_jarvelin2002)s
+
+    %(ref_burges2005)s
+
+    %(ref_mcsherry2008)s
+
+    %(ref_pedregosa2011)s
 
     Examples
     --------
@@ -217,12 +313,15 @@ def dcg(
     6.8611
     >>> round(dcg([3, 2, 3, 0, 1, 2], gain="exponential"), 4)
     13.8482
+    >>> dcg(["a", "b", "c"], {"a": 3, "c": 1})   # 3 / log2(2) + 1 / log2(4)
+    3.5
     """
     r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
     val = _dcg(r, k, gain, log_base, discount)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
+@fill_doc
 def idcg(
     a=None,
     b=None,
@@ -241,26 +340,61 @@ def idcg(
 ):
     """Ideal DCG at k: the DCG of the relevant items in decreasing order of gain.
 
+    .. math::
+
+        \\mathrm{IDCG@}k = \\sum_{i=1}^{\\min(|R|, k)} \\frac{g(rel^*_i)}{\\log_b(i+1)}
+        \\quad (\\texttt{idcg='min'}), \\qquad
+        \\sum_{i=1}^{k} \\frac{1}{\\log_b(i+1)} \\quad (\\texttt{idcg='k'}),
+
+    with ``rel*_1 >= rel*_2 >= ...`` the user's gains sorted in decreasing
+    order. The ideal order includes relevant items missing from a ranked
+    list, and does not depend on ties.
+
     Parameters
     ----------
-    idcg : {'min', 'k'}, default 'min'
-        ``'min'``: the ideal list holds the user's relevant items, so only
-        ``min(|R|, k)`` positions carry gain (most libraries). ``'k'``: as if
-        ``k`` relevant items filled the list (binary relevance only), which
-        caps NDCG below 1 for users with fewer than ``k`` relevant items.
-    discount : {'log', 'jarvelin'}, default 'log'
-        As in :func:`dcg`.
+    %(a_b)s
+    %(k)s
+    %(gain)s
+    %(log_base)s
+    %(idcg)s
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    %(ties)s
+    %(no_relevant)s
+    %(per_user)s
+    %(discount)s
+
+    Returns
+    -------
+    %(returns_metric)s
+
+    See Also
+    --------
+    dcg : The DCG of the ranking itself.
+    ndcg : ``DCG@k / IDCG@k``.
+
+    References
+    ----------
+    %(ref_jarvelin2002)s
+
+    %(ref_tamm2021)s
 
     Examples
     --------
     >>> round(idcg([3, 2, 3, 0, 1, 2]), 4)
     7.1410
+    >>> idcg([0, 0, 1, 1], k=1)
+    1.0
+    >>> round(idcg([0, 0, 1, 1], k=3, idcg="k"), 4)   # 1 + 1/log2(3) + 1/2
+    2.1309
     """
     r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
     val = _idcg(r, k, gain, log_base, idcg, discount)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
+@fill_doc
 def ndcg(
     a=None,
     b=None,
@@ -279,10 +413,53 @@ def ndcg(
 ):
     """Normalised discounted cumulative gain at k, ``DCG@k / IDCG@k``.
 
+    .. math::
+
+        \\mathrm{NDCG@}k = \\frac{\\mathrm{DCG@}k}{\\mathrm{IDCG@}k}, \\qquad
+        \\mathrm{DCG@}k = \\sum_{i=1}^{k} \\frac{g(rel_i)}{\\log_b(i+1)}
+
     The log base cancels out (with ``discount='log'``). Users without
     relevant items have no IDCG; ``no_relevant`` decides what they count as.
-    ``gain``, ``log_base``, ``idcg`` and ``discount`` are as in :func:`dcg`
-    and :func:`idcg`.
+    Under ``ties='expected'`` the DCG is its expectation over the orders of
+    tied items (McSherry & Najork, 2008), which is scikit-learn's
+    ``ndcg_score`` and torchmetrics' tie handling.
+
+    Parameters
+    ----------
+    %(a_b)s
+    %(k)s
+    %(gain)s
+    %(log_base)s
+    %(idcg)s
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    %(ties)s
+    %(no_relevant)s
+    %(per_user)s
+    %(discount)s
+
+    Returns
+    -------
+    %(returns_metric)s
+
+    See Also
+    --------
+    dcg, idcg : The numerator and the denominator.
+    average_precision : The other standard rank-sensitive metric.
+    recmetrics.conventions.describe : Which library uses which gain, IDCG and discount.
+
+    References
+    ----------
+    %(ref_jarvelin2002)s
+
+    %(ref_burges2005)s
+
+    %(ref_wang2013)s
+
+    %(ref_mcsherry2008)s
+
+    %(ref_pedregosa2011)s
 
     Examples
     --------
@@ -292,6 +469,10 @@ def ndcg(
     0.8855
     >>> round(ndcg([0, 1, 1, 0, 1], discount="jarvelin"), 4)   # LensKit's default discount
     0.7836
+    >>> ndcg(ranks=[1, 2, 11], k=10, per_user=True).round(4).tolist()   # 1 / log2(r + 1)
+    [1.0, 0.6309, 0.0]
+    >>> round(ndcg([0, 0, 1, 1], k=3, idcg="k"), 4)   # RecTools' IDCG over k positions
+    0.2346
     """
     r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
     num = _dcg(r, k, gain, log_base, discount)
