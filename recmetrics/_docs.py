@@ -224,6 +224,20 @@ caps NDCG below 1 for users with fewer than ``k`` relevant items.""",
 )
 
 # --------------------------------------------------------------------------
+# AUC and rank loss
+_AUC_AVERAGE = _param(
+    "average : {'user', 'weighted', 'global'}, default 'user'",
+    """\
+``'user'``: the mean of the per-user AUCs. ``'weighted'``: the per-user
+AUCs weighted by each user's number of ranked items (impressions), the
+GAUC of Zhou et al. (2018); ``no_relevant`` may then be ``'skip'``,
+``'zero'`` or ``'raise'``. ``'global'``: pool every (user, item) pair of
+``(y_true, y_score)`` into one ranking and compute one AUC, as
+``sklearn.metrics.roc_auc_score`` on the flattened arrays (score
+matrices only, without ``per_user``).""",
+)
+
+# --------------------------------------------------------------------------
 # rating prediction (rmse, mae, rating_errors_by_user)
 _RATING_Y = "\n".join(
     [
@@ -399,6 +413,7 @@ DOCS: dict[str, str] = {
     "log_base": _LOG_BASE,
     "discount": _DISCOUNT,
     "idcg": _IDCG,
+    "auc_average": _AUC_AVERAGE,
     "rating_y": _RATING_Y,
     "rating_clip": _RATING_CLIP,
     "rating_average": _RATING_AVERAGE,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ._docs import fill_doc
 from ._validation import as_numeric_array, check_choice, check_k, check_same_length
 
 __all__ = ["rmse", "mae", "rating_errors_by_user"]
@@ -117,22 +118,38 @@ def _finite(value, what):
     return float(value)
 
 
+@fill_doc
 def rating_errors_by_user(y_true, y_pred, users, *, clip=None) -> pd.DataFrame:
     """Per-user RMSE and MAE.
 
+    .. math::
+
+        \\mathrm{RMSE}_u = \\sqrt{\\frac{1}{|T_u|}\\sum_{i \\in T_u}(r_{ui}-\\hat r_{ui})^2},
+        \\qquad
+        \\mathrm{MAE}_u = \\frac{1}{|T_u|}\\sum_{i \\in T_u}|r_{ui}-\\hat r_{ui}|
+
+    over the test pairs ``T_u`` of user ``u``. Their unweighted means over
+    users are :func:`rmse` and :func:`mae` with ``average='user'``.
+
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_ratings,)
-        True and predicted ratings of the test pairs.
+    %(rating_y)s
     users : array-like of shape (n_ratings,)
-        The user of each test pair (any hashable ids).
-    clip : (float, float), optional
-        Clip predictions to this rating scale before measuring errors.
+        The user of each test pair (hashable ids of one kind, no missing id).
+    %(rating_clip)s
 
     Returns
     -------
     pandas.DataFrame
         Indexed by user (sorted), with columns ``n_ratings``, ``rmse``, ``mae``.
+
+    See Also
+    --------
+    rmse, mae : Global or per-user averages.
+
+    References
+    ----------
+    %(ref_herlocker2004)s
 
     Examples
     --------
@@ -181,32 +198,26 @@ def _average(kind, y_true, y_pred, users, average, clip, min_ratings):
     return float(table[kind].mean())
 
 
+@fill_doc
 def rmse(y_true, y_pred, *, users=None, average="global", clip=None, min_ratings=1) -> float:
     """Root mean squared error of rating predictions.
 
     .. math:: \\mathrm{RMSE} = \\sqrt{\\frac{1}{|T|}\\sum_{(u,i)\\in T}(r_{ui}-\\hat r_{ui})^2}
 
+    over the test pairs ``T``. With ``average='user'`` it is the unweighted
+    mean over users of each user's RMSE (see :func:`rating_errors_by_user`).
+
     Parameters
     ----------
-    y_true : array-like of shape (n_ratings,)
-        True ratings :math:`r_{ui}`.
-    y_pred : array-like of shape (n_ratings,)
-        Predicted ratings :math:`\\hat r_{ui}`.
-    users : array-like of shape (n_ratings,), optional
-        The user of each rating; required when ``average='user'``.
-    average : {'global', 'user'}, default 'global'
-        ``'global'`` averages squared errors over all test pairs (the
-        definition of the Netflix Prize and of most papers); ``'user'``
-        computes RMSE per user and takes the unweighted mean over users.
-    clip : (float, float), optional
-        Clip predictions to the rating scale ``(low, high)`` first. Clipping
-        can only reduce every error when the true ratings lie in the scale.
-    min_ratings : int, default 1
-        With ``average='user'``, ignore users with fewer test ratings.
+    %(rating_y)s
+    %(rating_average)s
+    %(rating_clip)s
+    %(rating_min_ratings)s
 
     Returns
     -------
     float
+        The RMSE, in rating units.
 
     Raises
     ------
@@ -215,32 +226,73 @@ def rmse(y_true, y_pred, *, users=None, average="global", clip=None, min_ratings
     TypeError
         On non-numeric inputs.
 
+    See Also
+    --------
+    mae : The mean absolute error, less sensitive to large errors.
+    rating_errors_by_user : RMSE and MAE of every user.
+
+    References
+    ----------
+    %(ref_xiang2012)s
+
+    %(ref_herlocker2004)s
+
+    %(ref_bennett2007)s
+
+    %(ref_chai2014)s
+
     Examples
     --------
     >>> rmse([4, 3, 5], [3.5, 3, 3])
     1.1902380714238083
     >>> rmse([4, 3, 5], [3.5, 3, 3], users=["a", "a", "b"], average="user")
     1.1767766952966369
-
-    References
-    ----------
-    Xiang, L. (2012). Recommender System Practice. Posts & Telecom Press.
-    Herlocker, J. L. et al. (2004). Evaluating collaborative filtering
-    recommender systems. ACM TOIS 22(1).
+    >>> round(rmse([4, 3, 5], [3.5, 3, 6.2], clip=(1, 5)), 4)   # 6.2 is clipped to 5
+    0.2887
     """
     return _average("rmse", y_true, y_pred, users, average, clip, min_ratings)
 
 
+@fill_doc
 def mae(y_true, y_pred, *, users=None, average="global", clip=None, min_ratings=1) -> float:
     """Mean absolute error of rating predictions.
 
     .. math:: \\mathrm{MAE} = \\frac{1}{|T|}\\sum_{(u,i)\\in T}|r_{ui}-\\hat r_{ui}|
 
-    Parameters are those of :func:`rmse`.
+    over the test pairs ``T``. With ``average='user'`` it is the unweighted
+    mean over users of each user's MAE (see :func:`rating_errors_by_user`).
+
+    Parameters
+    ----------
+    %(rating_y)s
+    %(rating_average)s
+    %(rating_clip)s
+    %(rating_min_ratings)s
 
     Returns
     -------
     float
+        The MAE, in rating units.
+
+    Raises
+    ------
+    ValueError
+        On NaN or infinite values, empty inputs or mismatched lengths.
+    TypeError
+        On non-numeric inputs.
+
+    See Also
+    --------
+    rmse : The root mean squared error, which weighs large errors more.
+    rating_errors_by_user : RMSE and MAE of every user.
+
+    References
+    ----------
+    %(ref_xiang2012)s
+
+    %(ref_herlocker2004)s
+
+    %(ref_willmott2005)s
 
     Examples
     --------
@@ -248,10 +300,7 @@ def mae(y_true, y_pred, *, users=None, average="global", clip=None, min_ratings=
     0.8333333333333334
     >>> mae([4, 3, 5], [3.5, 3, 3], users=["a", "a", "b"], average="user")
     1.125
-
-    References
-    ----------
-    Willmott, C. J. and Matsuura, K. (2005). Advantages of the mean absolute
-    error (MAE) over the root mean square error (RMSE). Climate Research 30.
+    >>> mae([4, 3, 5, 2], [3.5, 3, 3, 2], users=["a", "a", "b", "c"], average="user", min_ratings=2)
+    0.25
     """
     return _average("mae", y_true, y_pred, users, average, clip, min_ratings)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._docs import fill_doc
 from ._inputs import as_ranking, input_form
 from ._metric_core import finish, hits
 from ._validation import as_numeric_array, check_choice, check_same_length
@@ -73,6 +74,7 @@ def _auc_values(r: Ranking):
     return val, defined
 
 
+@fill_doc
 def auc(
     a=None,
     b=None,
@@ -92,26 +94,55 @@ def auc(
         \\mathrm{AUC} = \\frac{1}{|R|\\,(n-|R|)} \\sum_{i \\in R} \\sum_{j \\notin R}
         \\Big(\\mathbb{1}[s_i > s_j] + \\tfrac12 \\mathbb{1}[s_i = s_j]\\Big)
 
-    the probability that a relevant item outranks a non-relevant one, ties
-    counting one half (Hanley & McNeil, 1982). With one relevant item at rank
-    ``r`` among ``n``, ``AUC = (n - r) / (n - 1)``.
+    with ``R`` the user's relevant items among ``n`` ranked ones: the
+    probability that a relevant item outranks a non-relevant one, ties
+    counting one half (Hanley & McNeil, 1982). It equals the area under the
+    user's ROC curve (:func:`roc_curve`, :func:`trapezoid_area`). With one
+    relevant item at rank ``r`` among ``n``, ``AUC = (n - r) / (n - 1)``.
 
-    Parameters
-    ----------
-    average : {'user', 'weighted', 'global'}, default 'user'
-        ``'user'``: mean of the per-user AUCs. ``'weighted'``: per-user AUCs
-        weighted by each user's number of ranked items (impressions), the
-        GAUC of Zhou et al. (2018). ``'global'``: pool every (user, item)
-        pair of a score matrix into one ranking and compute one AUC, as
-        ``sklearn.metrics.roc_auc_score`` on the flattened arrays.
-    ties : str
-        Only ``'expected'`` gives the one-half convention; deterministic
-        policies order the tied items first.
+    The whole catalogue is ranked, so AUC needs its size: score matrices
+    give it; ranked lists and ``ranks=`` need ``n_items`` (``ValueError``
+    otherwise), and the items missing from a list are tied below it. Only
+    ``ties='expected'`` (the default) gives the one-half convention;
+    ``'optimistic'`` and ``'pessimistic'`` order the tied relevant items
+    first or last, ``'trec_eval'`` by column.
 
     Users with no relevant (or no non-relevant) item have no AUC; see
     ``no_relevant``. The default ``'skip'`` leaves them out (NaN per user);
     ``'zero'`` would count them as 0, far below the chance level 0.5. 1-D
     ``y_true`` (0/1) and ``y_score`` of equal length are one ranking.
+
+    Parameters
+    ----------
+    %(a_b)s
+    %(auc_average)s
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    %(ties)s
+    %(no_relevant)s
+    %(per_user)s
+
+    Returns
+    -------
+    %(returns_metric)s
+
+    See Also
+    --------
+    rank_loss : ``1 - AUC``.
+    roc_curve : The ROC curve of one list of scores.
+    trapezoid_area : The area under a curve through given points.
+    recmetrics.sampled.expected_metric : The AUC of a sampled rank.
+
+    References
+    ----------
+    %(ref_hanley1982)s
+
+    %(ref_fawcett2006)s
+
+    %(ref_zhou2018)s
+
+    %(ref_pedregosa2011)s
 
     Examples
     --------
@@ -121,6 +152,20 @@ def auc(
     0.75
     >>> auc(ranks=[100], n_items=10_000)          # (n - r) / (n - 1)
     0.9900990099009901
+
+    A ranked list in a catalogue of 5 items (two unlisted items tied below):
+
+    >>> round(auc(["a", "b", "c"], {"a", "c"}, n_items=5), 4)   # 5 of 6 pairs
+    0.8333
+
+    The three averages over two users:
+
+    >>> y_true = [[1, 0, 1, 0], [0, 1, 0, 0]]
+    >>> y_score = [[0.9, 0.8, 0.3, 0.1], [0.4, 0.3, 0.2, 0.1]]
+    >>> auc(y_true, y_score, per_user=True).round(4).tolist()
+    [0.75, 0.6667]
+    >>> [round(auc(y_true, y_score, average=a), 4) for a in ("user", "weighted", "global")]
+    [0.7083, 0.7083, 0.7333]
     """
     check_choice(average, "average", AUC_AVERAGES)
     if average == "global":
@@ -164,6 +209,7 @@ def auc(
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)
 
 
+@fill_doc
 def rank_loss(
     a=None,
     b=None,
@@ -181,12 +227,42 @@ def rank_loss(
     .. math:: \\ell_{rank} = \\frac{1}{m^+ m^-}\\sum_{x^+}\\sum_{x^-}
               \\Big(\\mathbb{1}[f(x^+) < f(x^-)] + \\tfrac12\\mathbb{1}[f(x^+) = f(x^-)]\\Big)
 
-    Equal to ``1 - auc(...)`` (Zhou, 2016); the arguments are those of :func:`auc`.
+    with ``m+`` relevant items ``x+``, ``m-`` non-relevant items ``x-`` and
+    scores ``f``: equal to ``1 - auc(...)`` (Zhou, 2016), with the same
+    arguments as :func:`auc`.
+
+    Parameters
+    ----------
+    %(a_b)s
+    %(auc_average)s
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    %(ties)s
+    %(no_relevant)s
+    %(per_user)s
+
+    Returns
+    -------
+    %(returns_metric)s
+
+    See Also
+    --------
+    auc : ``1 - rank loss``.
+
+    References
+    ----------
+    %(ref_zhou2016)s
+
+    %(ref_hanley1982)s
 
     Examples
     --------
     >>> rank_loss([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
     0.25
+    >>> y_true, y_score = [[1, 0, 1, 0], [0, 1, 0, 0]], [[0.9, 0.8, 0.3, 0.1], [0.4, 0.3, 0.2, 0.1]]
+    >>> rank_loss(y_true, y_score, per_user=True).round(4).tolist()
+    [0.25, 0.3333]
     """
     value = auc(
         a,
@@ -202,23 +278,57 @@ def rank_loss(
     return 1.0 - value if isinstance(value, float) else 1.0 - np.asarray(value)
 
 
+@fill_doc
 def roc_curve(y_true, y_score):
     """ROC curve of one list of scores: one point per distinct threshold.
 
-    Lower the threshold from above the highest score (the point (0, 0)) to
-    each distinct score in turn; a group of tied items moves the curve by a
-    diagonal step (Fawcett, 2006).
+    .. math::
+
+        \\mathrm{TPR}(\\theta) = \\frac{|\\{i: y_i = 1,\\ s_i \\ge \\theta\\}|}{|\\{i: y_i = 1\\}|},
+        \\qquad
+        \\mathrm{FPR}(\\theta) = \\frac{|\\{i: y_i = 0,\\ s_i \\ge \\theta\\}|}{|\\{i: y_i = 0\\}|}
+
+    Lower the threshold ``theta`` from above the highest score (the point
+    (0, 0)) to each distinct score in turn; a group of tied items moves the
+    curve by a diagonal step (Fawcett, 2006). Unlike scikit-learn's
+    ``roc_curve`` (``drop_intermediate=True``), every distinct threshold
+    keeps its point.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels, 0 or 1, with at least one of each.
+    y_score : array-like of shape (n,)
+        Scores (finite); higher means more likely positive.
 
     Returns
     -------
-    fpr, tpr, thresholds : ndarray
-        ``thresholds[0] = inf``.
+    fpr, tpr : numpy.ndarray of shape (n_thresholds + 1,)
+        False and true positive rates, from (0, 0) to (1, 1).
+    thresholds : numpy.ndarray of shape (n_thresholds + 1,)
+        ``inf`` and then the distinct scores in decreasing order; point ``j``
+        predicts positive for the scores ``>= thresholds[j]``.
+
+    See Also
+    --------
+    trapezoid_area : The area under the curve (the AUC).
+    auc : The AUC from ranks, for many users at once.
+    precision_recall_curve : Precision against recall at the same thresholds.
+
+    References
+    ----------
+    %(ref_fawcett2006)s
+
+    %(ref_pedregosa2011)s
 
     Examples
     --------
     >>> fpr, tpr, thr = roc_curve([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
     >>> fpr.tolist(), tpr.tolist()
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    >>> fpr, tpr, thr = roc_curve([1, 0, 1, 0], [0.5, 0.5, 0.3, 0.1])   # a tie: diagonal step
+    >>> fpr.tolist(), tpr.tolist(), thr.tolist()
+    ([0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.5, 0.3, 0.1])
     """
     t, s = _binary_vectors(y_true, y_score)
     n_pos, n_neg = t.sum(), t.shape[0] - t.sum()
@@ -237,15 +347,45 @@ def _cumulative_counts(t, s):
     return tp, fp, np.r_[np.inf, ss[last]]
 
 
+@fill_doc
 def precision_recall_curve(y_true, y_score):
     """Precision-recall curve of one list of scores: one point per distinct threshold.
 
+    .. math::
+
+        P(\\theta) = \\frac{TP(\\theta)}{TP(\\theta) + FP(\\theta)}, \\qquad
+        R(\\theta) = \\frac{TP(\\theta)}{|\\{i: y_i = 1\\}|}
+
+    with ``TP`` and ``FP`` counted over the scores ``>= theta``. Tied items
+    enter together, so a tie group adds one point. Unlike scikit-learn's
+    ``precision_recall_curve``, the points are in decreasing order of
+    threshold and no point ``(R = 0, P = 1)`` is appended.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels, 0 or 1, with at least one 1.
+    y_score : array-like of shape (n,)
+        Scores (finite); higher means more likely positive.
+
     Returns
     -------
-    precision, recall, thresholds : ndarray
+    precision, recall, thresholds : numpy.ndarray of shape (n_thresholds,)
         Ordered by decreasing threshold (increasing recall), starting at the
         highest score (there is no point for the empty prediction, whose
         precision is undefined).
+
+    See Also
+    --------
+    roc_curve : TPR against FPR at the same thresholds.
+    break_even_point : Where precision equals recall.
+    average_precision : The area under the step-wise P-R curve.
+
+    References
+    ----------
+    %(ref_davis2006)s
+
+    %(ref_manning2008)s
 
     Examples
     --------
@@ -261,6 +401,7 @@ def precision_recall_curve(y_true, y_score):
     return tp / (tp + fp), tp / t.sum(), thr
 
 
+@fill_doc
 def trapezoid_area(x, y):
     """Area under a piecewise-linear curve through the points ``(x_i, y_i)``.
 
@@ -273,12 +414,39 @@ def trapezoid_area(x, y):
     ``ValueError`` (the formula would subtract the parts where ``x`` goes
     back).
 
+    Parameters
+    ----------
+    x : array-like of shape (m,)
+        Abscissae, monotonic (increasing or decreasing), at least 2 points.
+    y : array-like of shape (m,)
+        Ordinates.
+
+    Returns
+    -------
+    float
+        The area, positive for a positive ``y`` whichever the direction of
+        ``x``.
+
+    See Also
+    --------
+    roc_curve : The points of a ROC curve.
+    auc : The same area computed from ranks.
+
+    References
+    ----------
+    %(ref_fawcett2006)s
+
+    %(ref_zhou2016)s
+
     Examples
     --------
     >>> trapezoid_area([0, 0, 0.5, 0.5, 1], [0, 0.5, 0.5, 1, 1])
     0.75
     >>> trapezoid_area([1, 0.5, 0.5, 0, 0], [1, 1, 0.5, 0.5, 0])   # the same points, reversed
     0.75
+    >>> fpr, tpr, _ = roc_curve([1, 0, 1, 0], [0.5, 0.5, 0.3, 0.1])
+    >>> trapezoid_area(fpr, tpr), auc([1, 0, 1, 0], [0.5, 0.5, 0.3, 0.1])   # ties count 1/2
+    (0.625, 0.625)
     """
     x = as_numeric_array(x, "x", ndim=1)
     y = as_numeric_array(y, "y", ndim=1)
@@ -293,6 +461,7 @@ def trapezoid_area(x, y):
     return float(0.5 * np.sum(dx * (y[1:] + y[:-1])))
 
 
+@fill_doc
 def break_even_point(
     a=None,
     b=None,
@@ -306,15 +475,46 @@ def break_even_point(
 ):
     """Break-even point: where precision equals recall on the P-R curve.
 
+    .. math:: \\mathrm{BEP} = \\mathrm{P@}|R| = \\mathrm{R@}|R|
+              = \\frac{\\mathrm{hits@}|R|}{|R|}
+
     ``P@k = hits/k`` and ``R@k = hits/|R|`` are equal exactly at ``k = |R|``,
     so the break-even point is the precision at ``|R|`` (R-precision,
     Manning et al., 2008). 1-D ``y_true`` (0/1) and ``y_score`` are read as one
-    ranking.
+    ranking. Each user has its own cutoff ``|R|``; under ``ties='expected'``
+    the hits are expected hits.
+
+    Parameters
+    ----------
+    %(a_b)s
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    %(ties)s
+    %(no_relevant)s
+    %(per_user)s
+
+    Returns
+    -------
+    %(returns_metric)s
+
+    See Also
+    --------
+    precision_recall_curve : The curve the point lies on.
+    precision, recall : The two values, at ``k = |R|``.
+
+    References
+    ----------
+    %(ref_manning2008)s
+
+    %(ref_trec_eval)s
 
     Examples
     --------
     >>> break_even_point([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])   # P@2 = R@2 = 1/2
     0.5
+    >>> round(break_even_point(["a", "b", "c", "d"], {"a", "c", "z"}), 4)   # P@3 = 2/3
+    0.6667
     """
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
     nrel = r.n_relevant
