@@ -6,14 +6,40 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._docs import fill_doc
+
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "trec_eval")
 
 
+@fill_doc
 @dataclass(frozen=True)
 class Ranking:
-    """Where each user's relevant items sit in a ranking (see module docstring).
+    """Where each user's relevant items sit in a ranking: the input of every metric.
 
-    Attributes
+    Every Top-N metric of a user is a function of the positions of the
+    user's relevant items (and of their gains), the ``M(R)`` of Krichene &
+    Rendle (2020). A ``Ranking`` stores them once for all users, one entry
+    per relevant item (gain > 0), grouped by user in CSR fashion, with the
+    *tie group* the item falls in: ``start`` items are ranked strictly above
+    the group, which spans positions ``start + 1 .. start + size``. Under a
+    deterministic tie policy every group has size 1. Under
+    ``ties='expected'`` the item is equally likely to sit at any position of
+    its group, and a metric that sums ``f(pos)`` over relevant items takes
+    the exact expectation over all orders of the tied items (McSherry &
+    Najork, 2008):
+
+    .. math::
+
+        E[f(pos)] = \\frac{1}{size} \\sum_{j=1}^{size} f(start + j).
+
+    Build it with :func:`from_scores`, :func:`from_lists`, :func:`from_ranks`
+    or :func:`from_gains` (the fields below are the constructor's
+    parameters), and pass it as the first argument of any metric to rank
+    once and evaluate many times; :func:`recmetrics.evaluate` does this
+    internally. A prebuilt Ranking always gives a mean over users (or
+    per-user values), and its tie policy cannot be changed.
+
+    Parameters
     ----------
     indptr : ndarray of shape (n_users + 1,)
         Entries of user ``u`` are ``indptr[u]:indptr[u + 1]``.
@@ -37,6 +63,43 @@ class Ranking:
     ties : str or None
         The tie policy the ranking was built with (``None`` when the input
         cannot hold ties: ranked lists, ranks, a list of gains).
+
+    Attributes
+    ----------
+    n_users : int
+        Number of users.
+    n_relevant : ndarray of shape (n_users,)
+        Number of relevant items of each user, ranked or not (``|R|``).
+    user : ndarray of shape (nnz,)
+        User index of each entry.
+    is_graded : bool
+        Whether some gain differs from 1.
+
+    See Also
+    --------
+    from_scores : From relevance and score matrices, with a tie policy.
+    from_lists : From ranked lists of item ids and relevant sets or dicts.
+    from_ranks : From the ranks of held-out items.
+    from_gains : From one ranked list of gains.
+
+    References
+    ----------
+    %(ref_krichene2020)s
+
+    %(ref_mcsherry2008)s
+
+    Examples
+    --------
+    >>> from recmetrics import from_scores, precision, ndcg
+    >>> r = from_scores([[0, 1, 1, 0], [1, 0, 0, 0]], [[0.9, 0.5, 0.5, 0.5], [0.1, 0.2, 0.3, 0.4]])
+    >>> r.n_users, r.n_relevant.tolist(), r.start.tolist(), r.size.tolist()
+    (2, [2.0, 1.0], [1.0, 1.0, 3.0], [3.0, 3.0, 1.0])
+    >>> r.ranks().tolist()   # mean position of each relevant item's tie group
+    [3.0, 3.0, 4.0]
+    >>> precision(r, k=2, per_user=True).round(4).tolist()   # ranked once, evaluated twice
+    [0.3333, 0.0]
+    >>> round(ndcg(r), 4)
+    0.5345
     """
 
     indptr: np.ndarray
@@ -51,6 +114,7 @@ class Ranking:
 
     @property
     def n_users(self) -> int:
+        """Number of users."""
         return self.indptr.shape[0] - 1
 
     @property
@@ -65,6 +129,7 @@ class Ranking:
 
     @property
     def is_graded(self) -> bool:
+        """Whether some gain differs from 1 (graded relevance)."""
         return bool(np.any(self.gain != 1.0))
 
     def per_user_sum(self, values: np.ndarray) -> np.ndarray:

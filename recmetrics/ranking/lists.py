@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .._docs import fill_doc
 from .._validation import (
     as_numeric_array,
     check_integers,
@@ -16,8 +17,13 @@ from .._validation import (
 from ._representation import Ranking, _deterministic
 
 
+@fill_doc
 def from_ranks(ranks, n_items=None) -> Ranking:
     """Ranking from the ranks of held-out relevant items.
+
+    The form of leave-one-out and sampled evaluation: each user's relevant
+    items sit at the given 1-based ranks, with no ties; every other position
+    holds a non-relevant item. Metrics accept the same input as ``ranks=``.
 
     Parameters
     ----------
@@ -26,14 +32,32 @@ def from_ranks(ranks, n_items=None) -> Ranking:
         sequence of 1-D arrays gives each user's relevant items. Ranks are
         1-based and distinct within a user.
     n_items : int or array-like of int, optional
-        Catalogue size (per user or shared). Needed by AUC and by the
-        true-negative count; ranks may not exceed it.
+        Catalogue size (per user or shared), which is also the length of the
+        ranking. Needed by AUC, by the true-negative count and by metrics
+        that divide by the length of the ranking when there is no cutoff;
+        ranks may not exceed it.
+
+    Returns
+    -------
+    Ranking
+        With ``ties=None``, ``n_ranked = n_items`` (``inf`` when unknown).
+
+    See Also
+    --------
+    Ranking : The representation.
+    recmetrics.sample_ranks : Sampled ranks of held-out items.
+
+    References
+    ----------
+    %(ref_krichene2020)s
 
     Examples
     --------
     >>> r = from_ranks([1, 3, 10], n_items=100)
     >>> r.n_users, r.ranks().tolist()
     (3, [1.0, 3.0, 10.0])
+    >>> from_ranks([[1, 4], [2]], n_items=[10, 20]).n_relevant.tolist()
+    [2.0, 1.0]
     """
     ragged = (
         isinstance(ranks, Sequence)
@@ -79,11 +103,33 @@ def from_ranks(ranks, n_items=None) -> Ranking:
     return _deterministic(user, np.ones_like(flat), flat, n_users, n_ranked, n_arr)
 
 
+@fill_doc
 def from_gains(gains) -> Ranking:
     """Ranking of one user from the gains of the recommended items in ranked order.
 
     The items with gain > 0 are the relevant ones; the catalogue is the list
     itself, so the ideal order is the same gains sorted in decreasing order.
+    This is the teaching form of the metrics, ``ndcg([3, 2, 3, 0, 1, 2])``.
+
+    Parameters
+    ----------
+    gains : array-like of shape (n,)
+        Gains (relevance grades >= 0, finite) of the items at positions
+        ``1 .. n``.
+
+    Returns
+    -------
+    Ranking
+        One user, ``n_items = n_ranked = n``, ``ties=None``.
+
+    See Also
+    --------
+    Ranking : The representation.
+    from_lists : Ranked lists of item ids with their relevant items.
+
+    References
+    ----------
+    %(ref_jarvelin2002)s
 
     Examples
     --------
@@ -139,8 +185,13 @@ def _check_id(item, name):
         raise ValueError(f"{name} contains a missing item id ({item!r}); every item needs an id")
 
 
+@fill_doc
 def from_lists(recommended, relevant, n_items=None) -> Ranking:
     """Ranking from ranked recommendation lists and relevant items.
+
+    Item ``i`` of a user's list has rank ``i + 1``; a relevant item missing
+    from the list is never retrieved (``start = inf``) but counts in
+    ``|R|``. Lists hold no ties.
 
     Parameters
     ----------
@@ -152,13 +203,31 @@ def from_lists(recommended, relevant, n_items=None) -> Ranking:
         items missing from the list count in ``|R|`` but are never retrieved.
     n_items : int or sequence of int, optional
         Catalogue size per user (or shared), for AUC and true negatives:
-        unlisted items are then taken as tied below the list.
+        unlisted items are then taken as tied below the list. It must hold
+        the list and the user's relevant items missing from it.
+
+    Returns
+    -------
+    Ranking
+        ``n_ranked`` is the length of each list; ``ties=None``.
+
+    See Also
+    --------
+    Ranking : The representation.
+    from_scores : From score matrices instead of ranked lists.
+
+    References
+    ----------
+    %(ref_krichene2020)s
 
     Examples
     --------
     >>> r = from_lists([["a", "b", "x", "c"]], [{"a", "c", "z"}])
     >>> r.ranks().tolist(), r.n_relevant.tolist()
     ([1.0, 4.0, inf], [3.0])
+    >>> r = from_lists([["a", "b"], ["c"]], [{"a": 2, "z": 1}, {"c"}], n_items=5)
+    >>> r.gain.tolist(), r.n_ranked.tolist(), r.n_items.tolist()
+    ([2.0, 1.0, 1.0], [2.0, 1.0], [5.0, 5.0])
     """
     if isinstance(recommended, (str, bytes)) or not isinstance(recommended, (Sequence, np.ndarray)):
         raise TypeError("recommended must be a sequence of ranked lists")

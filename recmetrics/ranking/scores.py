@@ -8,6 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from tqdm import tqdm
 
+from .._docs import fill_doc
 from .._kernels import CHUNK_CELLS, count_above, first_bad_value
 from .._validation import (
     MAX_EXACT_INT,
@@ -128,10 +129,21 @@ def _checked_sparse(x, name):
     return m
 
 
+@fill_doc
 def from_scores(
     y_true, y_score, *, mask=None, ties="expected", progress=False, retrieve_nonpositive=True
 ) -> Ranking:
     """Ranking of every user's catalogue by score.
+
+    For a relevant item ``i`` of user ``u`` (gain ``y_true[u, i] > 0``) with
+    score ``s_i``, among the items of the row that are not masked:
+
+    .. math::
+
+        start_i = |\\{j : s_j > s_i\\}|, \\qquad size_i = |\\{j : s_j = s_i\\}|
+
+    under ``ties='expected'``; a deterministic policy orders each tie group
+    and gives every item a group of its own.
 
     Parameters
     ----------
@@ -143,7 +155,7 @@ def from_scores(
     mask : array-like or scipy.sparse of bool, shape (n_users, n_items), optional
         Items to exclude from the ranking (for example the training
         interactions). Excluded items are neither ranked nor relevant.
-    ties : {'expected', 'optimistic', 'pessimistic', 'trec_eval'}
+    ties : {'expected', 'optimistic', 'pessimistic', 'trec_eval'}, default 'expected'
         How items with equal scores are ordered: ``'expected'`` averages every
         metric over all orders of tied items (exactly, McSherry & Najork,
         2008: deterministic and independent of input order);
@@ -163,6 +175,18 @@ def from_scores(
         change. Meant for the Top-N metrics; AUC assumes every item is
         ranked.
 
+    Returns
+    -------
+    Ranking
+        One user per row; ``n_items = n_ranked`` is the row length minus the
+        excluded items, and ``ties`` the policy used.
+
+    See Also
+    --------
+    Ranking : The representation.
+    from_lists : From ranked lists of item ids.
+    recmetrics.evaluate : Ranks once and evaluates several metrics.
+
     Notes
     -----
     The full rank of every relevant item is found by *counting* the items
@@ -170,6 +194,14 @@ def from_scores(
     :mod:`recmetrics._kernels`), never by sorting rows: ``O(n_users * n_items)``
     time, and extra memory proportional to the number of relevant and
     excluded entries (plus bounded temporaries), whatever the number of users.
+
+    References
+    ----------
+    %(ref_mcsherry2008)s
+
+    %(ref_trec_eval)s
+
+    %(ref_pedregosa2011)s
 
     Examples
     --------

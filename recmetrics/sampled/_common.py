@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 
+from .._docs import fill_doc
 from .._validation import as_numeric_array, check_k
 
 _EPS = np.finfo(np.float64).eps
@@ -25,14 +26,42 @@ _BLOCK = 8192
 _DENSE_WORK = 2e7
 
 
+@fill_doc
 class IllConditionedCorrectionWarning(RuntimeWarning):
     """The requested correction is not determined in double precision.
 
-    Raised (as a warning) by :func:`correction` when the minimal-bias
-    least-squares problem is so ill-conditioned that its solution changes by
-    more than about one part in a million under rounding errors, or when
-    singular values had to be discarded (the answer then depends on
-    ``rcond``).
+    Issued (with :func:`warnings.warn`) by :func:`correction` when the
+    minimal-bias least-squares problem is so ill-conditioned that its
+    solution changes by more than about one part in a million under rounding
+    errors, or when singular values had to be discarded (the answer then
+    depends on ``rcond``): with ``3 eps s_max / s_min > 1e-6`` over the
+    singular values ``s`` kept,
+
+    .. math:: \\kappa(A) = \\frac{s_{\\max}}{s_{\\min}} > \\frac{10^{-6}}{3\\,\\varepsilon}.
+
+    A subclass of :class:`RuntimeWarning`, so it can be filtered or turned
+    into an error on its own.
+
+    See Also
+    --------
+    correction : Where it is issued; ``method='bias_variance'`` with
+        ``gamma > 0`` or ``method='monotone'`` avoid it.
+
+    References
+    ----------
+    %(ref_krichene2020)s
+
+    %(ref_lawson1974)s
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from recmetrics import correction
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     x = correction(500, 50, "ndcg@10", method="minimal_bias")
+    >>> any(issubclass(w.category, IllConditionedCorrectionWarning) for w in caught)
+    True
     """
 
 

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._docs import fill_doc
 from .._validation import as_numeric_array, check_choice, check_fraction
 from ._common import (
     _DENSE_WORK,
@@ -37,6 +38,7 @@ from .lstsq import (
 from .metric import metric_function
 
 
+@fill_doc
 def correction(
     n_items,
     n_samples,
@@ -56,8 +58,15 @@ def correction(
 
     A user whose relevant item has sampled rank ``r~`` among ``m`` sampled
     irrelevant items scores ``out[r~ - 1]``; averaged over users this
-    estimates the metric on the full catalogue of ``n`` items. Methods
-    (Krichene & Rendle 2020, Sec. 5):
+    estimates the metric on the full catalogue of ``n`` items. The
+    least-squares methods minimise, over the vector ``x``,
+
+    .. math::
+
+        \\sum_{r=1}^{n} p(r) \\Big( \\big(E[x_{\\tilde r} \\mid r] - M(r)\\big)^2
+        + \\gamma \\operatorname{Var}[x_{\\tilde r} \\mid r] \\Big)
+
+    (``gamma = 0``: minimal bias). Methods (Krichene & Rendle 2020, Sec. 5):
 
     ``"sampled"``
         No correction: ``M_{m+1}(r~)``, the metric on the sampled list.
@@ -85,14 +94,13 @@ def correction(
 
     Parameters
     ----------
-    n_items : int
-        Catalogue size ``n``.
-    n_samples : int
-        Number ``m`` of sampled irrelevant items.
-    metric : str or callable
-        See :func:`metric_function`.
+    %(sampled_n_items)s
+    %(sampled_n_samples)s
+    %(sampled_metric)s
     method : str, default "bias_variance"
-        One of :data:`CORRECTION_METHODS`.
+        One of :data:`CORRECTION_METHODS`: ``"sampled"``,
+        ``"unbiased_rank"``, ``"minimal_bias"``, ``"bias_variance"`` or
+        ``"monotone"``, as above.
     gamma : float in [0, 1], optional
         Weight of the variance. Default ``0.01`` for ``"bias_variance"``
         (our choice: small enough to keep the bias near its minimum, large
@@ -102,8 +110,7 @@ def correction(
     prior : array-like of shape (n_items,), optional
         Weights ``p(r)`` of the true ranks (normalised to sum 1); uniform by
         default, as in the paper.
-    replace : bool, default True
-        Binomial (with replacement) or hypergeometric sampling model.
+    %(sampled_replace)s
     monotone : bool, default False
         Add the monotonicity and range constraints to ``"minimal_bias"`` or
         ``"bias_variance"``.
@@ -137,6 +144,14 @@ def correction(
     dict
         Only with ``return_info=True``.
 
+    Raises
+    ------
+    ValueError
+        For an option that does not apply to ``method`` (``gamma``,
+        ``rounding``, ``rcond``, ``prior``, ``monotone``), out-of-range
+        sizes, or ``monotone=True`` with a metric that is not monotone in
+        the rank.
+
     Warns
     -----
     IllConditionedCorrectionWarning
@@ -148,6 +163,12 @@ def correction(
         them is a choice, not an accident: the truncated solution is then
         determined to about ``3 eps / rcond`` (see ``rcond``) and matches
         ``numpy.linalg.lstsq`` on the dense ``A`` to that accuracy.
+
+    See Also
+    --------
+    corrected_metric : Apply the vector to observed sampled ranks.
+    estimator_bias_variance : Bias and variance of the vector per true rank.
+    expected_metric : The expectation of the uncorrected sampled metric.
 
     Notes
     -----
@@ -193,10 +214,15 @@ def correction(
 
     References
     ----------
-    Krichene & Rendle (2020), Sec. 5; Krichene & Rendle (2022); Gautschi,
-    Orthogonal Polynomials: Computation and Approximation (2004), Sec. 2.2;
-    Golub & Welsch (1969); Lawson & Hanson, Solving Least Squares Problems
-    (1974).
+    %(ref_krichene2020)s
+
+    %(ref_krichene2022)s
+
+    %(ref_gautschi2004)s
+
+    %(ref_golub1969)s
+
+    %(ref_lawson1974)s
     """
     n, m, replace = _check_nm(n_items, n_samples, replace)
     check_choice(method, "method", CORRECTION_METHODS)
@@ -332,24 +358,84 @@ def correction(
     return (out, info) if return_info else out
 
 
-def corrected_metric(sampled_ranks, n_items, n_samples, metric, *, per_user=False, **kwargs):
+# the options of correction() that corrected_metric passes on, with their defaults
+_CORRECTION_OPTIONS = {
+    "method": "bias_variance",
+    "gamma": None,
+    "prior": None,
+    "replace": True,
+    "monotone": False,
+    "rcond": None,
+    "rounding": None,
+    "solver": "auto",
+}
+
+
+def _is_default(value, default) -> bool:
+    """Whether an option was left at its default (identity for None and bools)."""
+    if default is None or isinstance(default, bool):
+        return value is default
+    return isinstance(value, str) and value == default
+
+
+@fill_doc
+def corrected_metric(
+    sampled_ranks,
+    n_items,
+    n_samples,
+    metric,
+    *,
+    per_user=False,
+    values=None,
+    method="bias_variance",
+    gamma=None,
+    prior=None,
+    replace=True,
+    monotone=False,
+    rcond=None,
+    rounding=None,
+    solver="auto",
+):
     """Apply a correction to observed sampled ranks.
 
-    Looks up ``correction(n_items, n_samples, metric, **kwargs)`` at each
-    sampled rank and averages over the last axis (users).
+    .. math:: \\hat M = \\frac{1}{|U|} \\sum_{u \\in U} \\hat x_{\\tilde r_u}
+
+    Looks up the vector ``x^ = correction(n_items, n_samples, metric,
+    method=..., ...)`` (or the given ``values``) at each user's sampled rank
+    ``r~_u`` and averages over the last axis (users).
 
     Parameters
     ----------
     sampled_ranks : array-like of int
         Sampled ranks in ``1..n_samples + 1``; 1-D (users) or 2-D
         (repetitions x users), e.g. from :func:`sample_ranks`.
-    n_items, n_samples, metric
-        As in :func:`correction`.
+    %(sampled_n_items)s
+    %(sampled_n_samples)s
+    %(sampled_metric)s
     per_user : bool, default False
         Return the corrected value of every user instead of the mean.
-    **kwargs
-        ``method``, ``gamma``, ``prior``, ``replace``, ... of
-        :func:`correction`; or ``values=`` a precomputed correction vector.
+    values : array-like of shape (n_samples + 1,), optional
+        A precomputed correction vector (from :func:`correction`), used
+        instead of computing one; the options below must then be left at
+        their defaults (``TypeError`` otherwise).
+    method : str, default "bias_variance"
+        The correction method, one of :data:`CORRECTION_METHODS` (see
+        :func:`correction`, as for every option below).
+    gamma : float in [0, 1], optional
+        Weight of the variance (default 0.01 for ``"bias_variance"``, 0 for
+        ``"monotone"``).
+    prior : array-like of shape (n_items,), optional
+        Weights of the true ranks (uniform by default).
+    %(sampled_replace)s
+    monotone : bool, default False
+        Constrain the vector to be monotone and within the metric's range.
+    rcond : float in [0, 1), optional
+        Cut-off for small singular values (``"minimal_bias"`` only).
+    rounding : {"round", "floor", "ceil", "interpolate"}, optional
+        How the unbiased rank estimate becomes a rank (``"unbiased_rank"``
+        only; default ``"round"``).
+    solver : {"auto", "quadrature", "dense"}, default "auto"
+        How the least-squares system is formed.
 
     Returns
     -------
@@ -357,20 +443,50 @@ def corrected_metric(sampled_ranks, n_items, n_samples, metric, *, per_user=Fals
         The mean over users (one per repetition for 2-D input), or the
         per-user values.
 
+    See Also
+    --------
+    correction : The vector of corrected values.
+    sample_ranks : Simulated sampled ranks.
+    expected_metric : The exact expectation of the uncorrected metric.
+
+    References
+    ----------
+    %(ref_krichene2020)s
+
     Examples
     --------
     >>> corrected_metric([1, 1, 2], 10_000, 99, "auc", method="sampled")
     0.9966329966329966
+    >>> v = correction(10_000, 99, "auc", method="sampled")
+    >>> corrected_metric([1, 1, 2], 10_000, 99, "auc", values=v)   # the same vector, given
+    0.9966329966329966
+    >>> ranks = [[1, 1, 2], [3, 1, 1]]   # two repetitions of three users
+    >>> corrected_metric(ranks, 10_000, 99, "ndcg@10", method="unbiased_rank").round(4).tolist()
+    [0.6667, 0.6667]
     """
     m = _check_count(n_samples, "n_samples")
     per_user = _check_bool(per_user, "per_user")
     s = _check_ranks(sampled_ranks, m + 1, "sampled_ranks", ndim=(1, 2))
-    values = kwargs.pop("values", None)
+    options = {
+        "method": method,
+        "gamma": gamma,
+        "prior": prior,
+        "replace": replace,
+        "monotone": monotone,
+        "rcond": rcond,
+        "rounding": rounding,
+        "solver": solver,
+    }
     if values is None:
-        values = correction(n_items, n_samples, metric, **kwargs)
+        values = correction(n_items, n_samples, metric, **options)
     else:
-        if kwargs:
-            raise TypeError(f"values= excludes the options {sorted(kwargs)}")
+        passed = [
+            name
+            for name, value in options.items()
+            if not _is_default(value, _CORRECTION_OPTIONS[name])
+        ]
+        if passed:
+            raise TypeError(f"values= excludes the options {sorted(passed)}")
         values = as_numeric_array(values, "values", ndim=1)
         if values.shape[0] != m + 1:
             raise ValueError(
@@ -383,12 +499,31 @@ def corrected_metric(sampled_ranks, n_items, n_samples, metric, *, per_user=Fals
     return float(mean) if mean.ndim == 0 else mean
 
 
+@fill_doc
 def estimator_bias_variance(values, ranks, n_items, metric, replace=True) -> pd.DataFrame:
     """Bias and variance of a corrected metric as a function of the true rank.
 
     For a vector ``values`` indexed by the sampled rank (``m + 1`` entries),
     ``E[values[r~] | r]`` and ``Var[values[r~] | r]`` under the sampling
-    model, against the true metric ``M(r)``.
+    model, against the true metric ``M(r)``:
+
+    .. math::
+
+        E[x_{\\tilde r} \\mid r] = \\sum_{i=1}^{m+1} P(\\tilde r = i \\mid r)\\, x_i,
+        \\qquad \\mathrm{bias}(r) = E[x_{\\tilde r} \\mid r] - M(r),
+        \\qquad \\mathrm{rmse}(r) = \\sqrt{\\mathrm{bias}(r)^2
+        + \\operatorname{Var}[x_{\\tilde r} \\mid r]}.
+
+    Parameters
+    ----------
+    values : array-like of shape (m + 1,)
+        The metric value assigned to each sampled rank ``1..m+1`` (for
+        instance from :func:`correction`); ``m >= 1``.
+    ranks : int or array-like of int
+        True ranks ``r`` in ``1..n_items`` at which to evaluate.
+    %(sampled_n_items)s
+    %(sampled_metric)s
+    %(sampled_replace)s
 
     Returns
     -------
@@ -396,11 +531,31 @@ def estimator_bias_variance(values, ranks, n_items, metric, replace=True) -> pd.
         Indexed by ``rank``, columns ``metric`` (``M(r)``), ``expected``,
         ``bias``, ``variance``, ``rmse`` (root of bias^2 + variance).
 
+    See Also
+    --------
+    correction : Vectors that trade bias for variance.
+    rank_distribution : The distribution ``P(r~ = i | r)``.
+
+    References
+    ----------
+    %(ref_krichene2020)s
+
     Examples
     --------
     >>> x = correction(1000, 20, "auc", method="unbiased_rank", rounding="interpolate")
     >>> estimator_bias_variance(x, [1, 500], 1000, "auc")["bias"].abs().max() < 1e-12
     np.True_
+
+    The uncorrected sampled Recall@10 (``m = 20``) overestimates badly at
+    true rank 50:
+
+    >>> x = correction(1000, 20, "recall@10", method="sampled")
+    >>> estimator_bias_variance(x, [1, 50, 200], 1000, "recall@10").round(3)
+          metric  expected   bias  variance   rmse
+    rank
+    1        1.0     1.000  0.000     0.000  0.000
+    50       0.0     1.000  1.000     0.000  1.000
+    200      0.0     0.997  0.997     0.003  0.999
     """
     v = as_numeric_array(values, "values", ndim=1)
     m = v.shape[0] - 1

@@ -12,6 +12,7 @@ import numbers
 import numpy as np
 from scipy import special, stats
 
+from .._docs import fill_doc
 from .._kernels import CHUNK_CELLS
 from .._validation import as_numeric_array, check_k
 from ._common import _check_bool, _check_count, _check_nm, _check_ranks, _check_seed
@@ -22,6 +23,7 @@ from .metric import RankMetric, _accepts_n_items, metric_function
 # ---------------------------------------------------------------------------
 
 
+@fill_doc
 def rank_distribution(rank, n_items, n_samples, replace=True) -> np.ndarray:
     """Distribution of the sampled rank ``r~`` given the true rank ``r``.
 
@@ -31,23 +33,25 @@ def rank_distribution(rank, n_items, n_samples, replace=True) -> np.ndarray:
 
     * ``replace=True`` (the paper's model): ``r~ - 1 ~ Binomial(m, p)`` with
       ``p = (r - 1) / (n - 1)``,
-      ``P(r~ = i) = C(m, i-1) p^(i-1) (1-p)^(m-i+1)``.
     * ``replace=False``: ``r~ - 1 ~ Hypergeometric``,
-      ``P(r~ = i) = C(r-1, i-1) C(n-r, m-i+1) / C(n-1, m)``.
 
-    Both have mean ``E[r~] = 1 + m (r - 1) / (n - 1)``.
+    .. math::
+
+        P(\\tilde r = i \\mid r) = \\binom{m}{i-1} p^{i-1} (1-p)^{m-i+1}
+        \\quad\\text{or}\\quad
+        \\frac{\\binom{r-1}{i-1}\\binom{n-r}{m-i+1}}{\\binom{n-1}{m}},
+        \\qquad i = 1, \\dots, m + 1.
+
+    Both have mean ``E[r~] = 1 + m (r - 1) / (n - 1)`` (Krichene & Rendle
+    2020, Sec. 3.2).
 
     Parameters
     ----------
     rank : int or array-like of int
         True rank(s) ``r`` in ``1..n_items``.
-    n_items : int
-        Catalogue size ``n`` (>= 2).
-    n_samples : int
-        Number ``m`` of sampled irrelevant items (>= 1; <= ``n - 1`` without
-        replacement).
-    replace : bool, default True
-        Sample with replacement (binomial) or without (hypergeometric).
+    %(sampled_n_items)s
+    %(sampled_n_samples)s
+    %(sampled_replace)s
 
     Returns
     -------
@@ -66,10 +70,20 @@ def rank_distribution(rank, n_items, n_samples, replace=True) -> np.ndarray:
     [0.25, 0.5, 0.25]
     >>> rank_distribution(3, n_items=5, n_samples=2, replace=False).round(4).tolist()
     [0.1667, 0.6667, 0.1667]
+    >>> rank_distribution([1, 3], n_items=5, n_samples=2).tolist()   # one row per rank
+    [[1.0, 0.0, 0.0], [0.25, 0.5, 0.25]]
+
+    See Also
+    --------
+    expected_metric : The expectation of a metric of ``r~``.
+    sample_ranks : Draws of ``r~`` (Monte Carlo).
+    correction : Corrected metric values indexed by ``r~``.
 
     References
     ----------
-    Krichene & Rendle (2020), Sec. 3.2.
+    %(ref_krichene2020)s
+
+    %(ref_loader2000)s
     """
     n, m, replace = _check_nm(n_items, n_samples, replace)
     r = _check_ranks(rank, n, "rank")
@@ -139,6 +153,7 @@ def _rank_block(n_rows, m):
     return max(1, min(n_rows, 2_000_000 // (m + 1)))
 
 
+@fill_doc
 def expected_metric(ranks, n_items, n_samples, metric, replace=True, *, per_user=False):
     """Exact expectation of a metric of the sampled rank, averaged over users.
 
@@ -152,22 +167,30 @@ def expected_metric(ranks, n_items, n_samples, metric, replace=True, *, per_user
     ----------
     ranks : int or array-like of int
         True ranks, one per user, in ``1..n_items``.
-    n_items, replace
-        As in :func:`rank_distribution`.
+    %(sampled_n_items)s
     n_samples : int or 1-D array-like of int
-        Number ``m`` of sampled items; several values give the expectation
-        as a function of ``m`` (the metric's values are then computed once
-        when they do not depend on the list length, i.e. except for AUC).
-    metric : str or callable
-        See :func:`metric_function`.
+        Number ``m`` of sampled items (>= 1; at most ``n - 1`` without
+        replacement); several values give the expectation as a function of
+        ``m`` (the metric's values are then computed once when they do not
+        depend on the list length, i.e. except for AUC).
+    %(sampled_metric)s
+    %(sampled_replace)s
     per_user : bool, default False
         Return one expectation per rank instead of their mean.
 
     Returns
     -------
     float or numpy.ndarray
-        For an array of ``n_samples``, one entry (or, with ``per_user``, one
-        row) per value of ``m``.
+        The mean over the given ranks (a float; for one scalar rank, its
+        expectation), or with ``per_user`` one value per rank. For an array
+        of ``n_samples``, one entry (or, with ``per_user``, one row) per
+        value of ``m``.
+
+    See Also
+    --------
+    rank_distribution : The distribution the expectation is taken over.
+    sample_ranks : Monte Carlo draws of sampled ranks.
+    metric_function : The metric ``M(r)`` of one rank.
 
     Notes
     -----
@@ -175,6 +198,10 @@ def expected_metric(ranks, n_items, n_samples, metric, replace=True, *, per_user
     (Krichene & Rendle 2020, Sec. 3.3): expected sampled AUC equals the exact
     AUC for every ``m``; expected ``Recall@k`` is the binomial CDF
     ``F(k - 1; m, (r - 1)/(n - 1))``.
+
+    References
+    ----------
+    %(ref_krichene2020)s
 
     Examples
     --------
@@ -248,8 +275,14 @@ def _expected(ranks, n_items, n_samples, metric, replace, per_user, values):
 # ---------------------------------------------------------------------------
 
 
+@fill_doc
 def sample_ranks(ranks, n_items, n_samples, *, replace=True, n_repeats=None, seed=None):
     """Simulate sampled evaluation: draw ``m`` irrelevant items, rank the relevant one among them.
+
+    .. math:: \\tilde r = 1 + \\sum_{j=1}^{m} \\mathbb{1}[d_j < r - 1]
+
+    for drawn item numbers ``d_1 .. d_m`` in ``0 .. n - 2``, so that ``r~``
+    follows :func:`rank_distribution`.
 
     For each user (true rank ``r``) the ``n - 1`` irrelevant items are
     numbered ``0..n-2`` in rank order (item ``i`` sits at rank ``i + 1`` if
@@ -262,9 +295,10 @@ def sample_ranks(ranks, n_items, n_samples, *, replace=True, n_repeats=None, see
     Parameters
     ----------
     ranks : array-like of int
-        True ranks, one per user.
-    n_items, n_samples, replace
-        As in :func:`rank_distribution`.
+        True ranks, one per user, in ``1..n_items``.
+    %(sampled_n_items)s
+    %(sampled_n_samples)s
+    %(sampled_replace)s
     n_repeats : int, optional
         Number of independent repetitions. ``None`` gives one, as a 1-D
         result.
@@ -276,6 +310,16 @@ def sample_ranks(ranks, n_items, n_samples, *, replace=True, n_repeats=None, see
     numpy.ndarray of int
         Sampled ranks in ``1..m+1``, shape ``(len(ranks),)`` or
         ``(n_repeats, len(ranks))``.
+
+    See Also
+    --------
+    rank_distribution : The exact distribution of the draws.
+    expected_metric : The exact expectation of a metric of them.
+    corrected_metric : Corrected metric values of observed sampled ranks.
+
+    References
+    ----------
+    %(ref_krichene2020)s
 
     Examples
     --------

@@ -11,6 +11,7 @@ import inspect
 import numpy as np
 
 from .. import _registry
+from .._docs import fill_doc
 from ._common import _MAX_EXACT, _check_count, _check_ranks
 
 # ---------------------------------------------------------------------------
@@ -18,11 +19,31 @@ from ._common import _MAX_EXACT, _check_count, _check_ranks
 # ---------------------------------------------------------------------------
 
 
+@fill_doc
 class RankMetric:
     """A metric as a vectorised function of the rank of one relevant item.
 
+    .. math:: r \\mapsto M(r), \\qquad r = 1, 2, \\dots, n
+
     Made by :func:`metric_function`; calling it on an integer array of ranks
-    returns the metric of each rank as a float array.
+    (1-based, at most ``n_items`` when it is known) returns the metric of
+    each rank as a float array of the same shape. It is zero beyond
+    ``cutoff`` by construction.
+
+    Parameters
+    ----------
+    name : str
+        The metric's name (or the callable's name).
+    func : callable
+        Vectorised ``f(ranks)`` for a 1-D int64 array of checked ranks
+        (within the cutoff, if any), returning one float per rank.
+    n_items : int or None
+        Number of ranked items the ranks refer to.
+    cutoff : int or None
+        ``k`` for an ``@k`` metric, else ``None``.
+    source : str or callable
+        What :func:`metric_function` was given (used to rebuild the metric
+        for another ``n_items``).
 
     Attributes
     ----------
@@ -35,6 +56,22 @@ class RankMetric:
         metrics); ``None`` otherwise. Used to skip work, never to change a value.
     source : str or callable
         What :func:`metric_function` was given.
+
+    See Also
+    --------
+    metric_function : Makes a RankMetric from a name or a callable.
+
+    References
+    ----------
+    %(ref_krichene2020)s
+
+    Examples
+    --------
+    >>> m = metric_function("recall@10")
+    >>> m
+    RankMetric('recall@10', n_items=None)
+    >>> m.cutoff, m([1, 10, 11]).tolist()
+    (10, [1.0, 1.0, 0.0])
     """
 
     def __init__(self, name, func, n_items, cutoff, source):
@@ -71,6 +108,7 @@ def _accepts_n_items(func) -> bool:
     return "n_items" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
+@fill_doc
 def metric_function(metric, n_items=None) -> RankMetric:
     """The metric ``M(r)`` of a user whose one relevant item is at rank ``r``.
 
@@ -80,14 +118,15 @@ def metric_function(metric, n_items=None) -> RankMetric:
 
     Parameters
     ----------
-    metric : str or callable
+    metric : str, callable or RankMetric
         A name, optionally with a cutoff ``@k``: ``"auc"``, ``"ndcg"``,
         ``"ndcg@10"``, ``"dcg@10"``, ``"ap"`` (also ``"map"``),
         ``"ap@10"``, ``"mrr"`` (also ``"rr"``), ``"mrr@10"``, ``"arhr@10"``,
         ``"recall@10"``, ``"precision@10"``, ``"hr@10"``, ``"f1@10"``.
         Recall, precision, hit ratio and F1 need the cutoff. Or a vectorised
         callable ``f(ranks)`` (or ``f(ranks, n_items=...)``) returning one
-        float per rank.
+        finite float per rank. A RankMetric is returned as it is (or rebuilt
+        for another ``n_items``).
     n_items : int, optional
         Number of ranked items. Needed by AUC, whose value depends on it:
         ``AUC(r) = (n - r) / (n - 1)``. For a sampled list it is ``m + 1``.
@@ -97,12 +136,27 @@ def metric_function(metric, n_items=None) -> RankMetric:
     RankMetric
         A callable mapping an integer array of ranks to metric values.
 
+    See Also
+    --------
+    RankMetric : The returned callable.
+    recmetrics.evaluate : The same registered names on full rankings.
+
     Notes
     -----
     With one relevant item the core's definitions reduce to the closed forms
-    of Krichene and Rendle (2020, Sec. 2): ``AUC = (n - r)/(n - 1)``,
-    ``Recall@k = [r <= k]``, ``Prec@k = [r <= k]/k``, ``AP@k = [r <= k]/r``,
-    ``NDCG@k = [r <= k]/log2(r + 1)``.
+    of Krichene and Rendle (2020, Sec. 2):
+
+    .. math::
+
+        \\mathrm{AUC}(r) = \\frac{n - r}{n - 1}, \\quad
+        \\mathrm{Recall@}k(r) = \\mathbb{1}[r \\le k], \\quad
+        \\mathrm{Prec@}k(r) = \\frac{\\mathbb{1}[r \\le k]}{k}, \\quad
+        \\mathrm{AP@}k(r) = \\frac{\\mathbb{1}[r \\le k]}{r}, \\quad
+        \\mathrm{NDCG@}k(r) = \\frac{\\mathbb{1}[r \\le k]}{\\log_2(r + 1)}.
+
+    References
+    ----------
+    %(ref_krichene2020)s
 
     Examples
     --------
@@ -111,6 +165,8 @@ def metric_function(metric, n_items=None) -> RankMetric:
     [1.0, 0.5, 0.0]
     >>> metric_function("auc", n_items=5)([1, 2, 5]).tolist()
     [1.0, 0.75, 0.0]
+    >>> metric_function(lambda r: 1.0 / r)([1, 2, 4]).tolist()
+    [1.0, 0.5, 0.25]
     """
     if isinstance(metric, RankMetric):
         return metric if metric.n_items == n_items else metric_function(metric.source, n_items)
