@@ -110,7 +110,7 @@ a metric that needs it (precision's denominator, for instance) raises
 _RANKS = _param(
     "ranks : array-like of int, or sequence of array-likes of int, optional",
     """\
-Instead of ``a, b``: the 1-based ranks of held-out relevant items in each
+Instead of the two positional inputs: the 1-based ranks of held-out relevant items in each
 user's ranking (leave-one-out and sampled evaluation). A 1-D array gives
 one relevant item per user; a sequence of 1-D arrays gives each user's
 relevant items, at distinct ranks. Ranks hold no ties. The result is a
@@ -224,6 +224,20 @@ caps NDCG below 1 for users with fewer than ``k`` relevant items.""",
 )
 
 # --------------------------------------------------------------------------
+# the libraries behind the convention presets
+_LIBRARY_REFERENCES = (
+    "tamm2021",
+    "trec_eval",
+    "pedregosa2011",
+    "bassani2022",
+    "detlefsen2022",
+    "zhao2021",
+    "argyriou2020",
+    "meng2016",
+    "ekstrand2020",
+)
+
+# --------------------------------------------------------------------------
 # AUC and rank loss
 _AUC_AVERAGE = _param(
     "average : {'user', 'weighted', 'global'}, default 'user'",
@@ -324,6 +338,12 @@ A registered metric name with an optional cutoff (``"ndcg@10"``,
 # --------------------------------------------------------------------------
 # references, one paragraph each, re-filled by _wrap (cited in the text as "Author (year)")
 _REFERENCES = {
+    "bassani2022": "Bassani, E. (2022). ranx: a blazing-fast Python library for ranking "
+    "evaluation and comparison. Proceedings of ECIR 2022, LNCS 13186, 259-264. "
+    "doi:10.1007/978-3-030-99739-7_30",
+    "argyriou2020": "Argyriou, A., González-Fierro, M. and Zhang, L. (2020). Microsoft "
+    "Recommenders: best practices for production-ready recommendation systems. Companion "
+    "Proceedings of the Web Conference 2020, 50-51. doi:10.1145/3366424.3382692",
     "bennett2007": "Bennett, J. and Lanning, S. (2007). The Netflix Prize. Proceedings of KDD "
     "Cup and Workshop 2007.",
     "burges2005": "Burges, C., Shaked, T., Renshaw, E., Lazier, A., Deeds, M., Hamilton, N. and "
@@ -337,6 +357,8 @@ _REFERENCES = {
     "deshpande2004": "Deshpande, M. and Karypis, G. (2004). Item-based top-N recommendation "
     "algorithms. ACM Transactions on Information Systems 22(1), 143-177. "
     "doi:10.1145/963770.963776",
+    "detlefsen2022": "Detlefsen, N. S. et al. (2022). TorchMetrics: measuring reproducibility in "
+    "PyTorch. Journal of Open Source Software 7(70), 4101. doi:10.21105/joss.04101",
     "ekstrand2020": "Ekstrand, M. D. (2020). LensKit for Python: next-generation software for "
     "recommender systems experiments. Proceedings of CIKM 2020, 2999-3006. "
     "doi:10.1145/3340531.3412778",
@@ -367,6 +389,8 @@ _REFERENCES = {
     "Technical report, Lucent Technologies, Bell Labs.",
     "manning2008": "Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to "
     "Information Retrieval, Ch. 8 (evaluation). Cambridge University Press.",
+    "meng2016": "Meng, X. et al. (2016). MLlib: machine learning in Apache Spark. Journal of "
+    "Machine Learning Research 17(34), 1-7.",
     "mcsherry2008": "McSherry, F. and Najork, M. (2008). Computing information retrieval "
     "performance measures efficiently in the presence of tied scores. Proceedings of ECIR 2008, "
     "LNCS 4956, 414-421. doi:10.1007/978-3-540-78646-7_38",
@@ -390,6 +414,9 @@ _REFERENCES = {
     "Climate Research 30(1), 79-82. doi:10.3354/cr030079",
     "xiang2012": "Xiang, L. (2012). Recommender System Practice (in Chinese). Posts & Telecom "
     "Press, Beijing.",
+    "zhao2021": "Zhao, W. X. et al. (2021). RecBole: towards a unified, comprehensive and "
+    "efficient framework for recommendation algorithms. Proceedings of CIKM 2021, 4653-4664. "
+    "doi:10.1145/3459637.3482016",
     "zhou2016": "Zhou, Z.-H. (2016). Machine Learning (in Chinese), Ch. 2. Tsinghua University "
     "Press, Beijing.",
     "zhou2018": "Zhou, G. et al. (2018). Deep interest network for click-through rate "
@@ -423,6 +450,7 @@ DOCS: dict[str, str] = {
     "sampled_replace": _SAMPLED_REPLACE,
     "sampled_metric": _SAMPLED_METRIC,
     **{f"ref_{key}": _wrap(text) for key, text in _REFERENCES.items()},
+    "ref_libraries": "\n\n".join(_wrap(_REFERENCES[key]) for key in _LIBRARY_REFERENCES),
 }
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")

@@ -48,6 +48,7 @@ import numbers
 import pandas as pd
 
 from . import _registry
+from ._docs import fill_doc
 from ._validation import check_choice
 
 __all__ = [
@@ -295,8 +296,13 @@ def _same(a, b) -> bool:
     return a == b
 
 
+@fill_doc
 def resolve(convention, passed):
     """Combine a preset with the keywords passed to :func:`recmetrics.evaluate`.
+
+    Each keyword takes the value passed, else the preset's, else the
+    package's default (:data:`CONVENTION_KEYWORDS`); a value passed that
+    contradicts the preset raises.
 
     Parameters
     ----------
@@ -321,6 +327,18 @@ def resolve(convention, passed):
         If a keyword passed explicitly contradicts the preset. A preset
         that sets one metric differently (:data:`METRIC_OVERRIDES`) is
         compared on its general value: the override belongs to the library.
+    TypeError
+        If ``passed`` holds a key that is not a convention keyword.
+
+    See Also
+    --------
+    describe : The table of what each preset sets.
+    check_supported : Whether a library provides a metric.
+    recmetrics.evaluate : Where the presets are used.
+
+    References
+    ----------
+    %(ref_libraries)s
 
     Examples
     --------
@@ -360,8 +378,50 @@ def resolve(convention, passed):
     return options, overrides, SUPPORTED[convention]
 
 
+@fill_doc
 def check_supported(convention, base, k):
-    """Raise ``ValueError`` unless the library of ``convention`` has ``base`` with cutoff ``k``."""
+    """Raise ``ValueError`` unless the library of ``convention`` has ``base`` with cutoff ``k``.
+
+    Parameters
+    ----------
+    convention : str
+        A key of :data:`PRESETS`.
+    base : str
+        A canonical metric name of the registry (``"precision"``,
+        ``"ndcg"``, ``"map"``, ``"mrr"``, ...).
+    k : int or None
+        The cutoff asked for (``None``: no cutoff).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        If the library does not provide the metric, provides it only with a
+        cutoff and ``k`` is None, or only without one and ``k`` is given.
+
+    See Also
+    --------
+    describe : Which metrics each library provides, with which cutoff.
+
+    References
+    ----------
+    %(ref_libraries)s
+
+    Examples
+    --------
+    >>> check_supported("trec_eval", "map", 10)   # map_cut_10
+    >>> check_supported("trec_eval", "mrr", 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: trec_eval (through pytrec_eval)'s mrr has no cutoff; ask for 'mrr' without @10
+    >>> check_supported("sklearn", "precision", 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: scikit-learn provides no 'precision' (convention='sklearn' has: ...)
+    """
     sup = SUPPORTED[convention]
     lib = LIBRARIES[convention]["library"]
     if base not in sup:
@@ -411,6 +471,7 @@ def _row(name):
     }
 
 
+@fill_doc
 def describe(convention=None) -> pd.DataFrame:
     """The conventions of every library (or, per metric, of one library).
 
@@ -422,12 +483,33 @@ def describe(convention=None) -> pd.DataFrame:
         cutoff rule, the source file and function behind it, and the
         keyword values of the preset for that metric.
 
+    Returns
+    -------
+    pandas.DataFrame
+        Without ``convention``: indexed by ``convention``, with the columns
+        ``library``, ``version``, ``checked``, ``P@k``, ``R@k``,
+        ``AP@k denominator``, ``NDCG@k``, ``MRR``, ``ties``,
+        ``scores <= 0``, ``no relevant item`` and ``notes``. With one:
+        indexed by ``metric``, with the columns ``cutoff``, ``source`` and
+        ``keywords`` (the keywords that differ from the package's defaults).
+
+    See Also
+    --------
+    recmetrics.compare_conventions : The numbers under every convention.
+    resolve : How a preset combines with explicit keywords.
+
+    References
+    ----------
+    %(ref_libraries)s
+
     Examples
     --------
     >>> describe().loc["recbole", "AP@k denominator"]
     'min(|R|, k)'
     >>> describe("trec_eval").loc["mrr", "source"]
     'm_recip_rank.c (recip_rank)'
+    >>> describe("recbole").loc["ndcg", "keywords"]
+    "gain='binary'"
     """
     if convention is None:
         table = pd.DataFrame({name: _row(name) for name in PRESETS}).T

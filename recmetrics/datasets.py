@@ -26,6 +26,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from ._docs import fill_doc
 from ._validation import check_fraction, check_k, check_positive_number
 
 __all__ = ["synthetic_ratings"]
@@ -51,6 +52,7 @@ def _check_seed(seed) -> np.random.Generator:
     return np.random.default_rng(int(seed))
 
 
+@fill_doc
 def synthetic_ratings(
     n_users: int = 200,
     n_items: int = 100,
@@ -127,6 +129,17 @@ def synthetic_ratings(
     ValueError
         If a size or spread is out of range or ``test_fraction`` is not
         strictly between 0 and 1.
+
+    See Also
+    --------
+    recmetrics.rmse, recmetrics.mae : Rating-prediction errors of the toy predictors.
+    recmetrics.rating_errors_by_user : The same errors per user.
+
+    References
+    ----------
+    %(ref_koren2009)s
+
+    %(ref_herlocker2004)s
 
     Examples
     --------

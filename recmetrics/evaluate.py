@@ -16,6 +16,7 @@ from tqdm import tqdm
 
 from . import _registry
 from . import conventions as _conv
+from ._docs import fill_doc
 from ._inputs import as_ranking, input_form
 from ._validation import check_bool, check_choice, check_k
 from .ranking import Ranking, from_scores
@@ -24,6 +25,7 @@ from .ranking.scores import _checked_sparse
 __all__ = ["evaluate", "compare_conventions"]
 
 
+@fill_doc
 def evaluate(
     y_true=None,
     y_score=None,
@@ -50,27 +52,56 @@ def evaluate(
 ):
     """Evaluate several metrics on one ranking computed once.
 
+    Each metric ``m`` with cutoff ``k`` is the function of the same name
+    (:func:`~recmetrics.precision`, :func:`~recmetrics.ndcg`, ...) applied to
+    one :class:`~recmetrics.Ranking`, so that
+
+    .. math:: \\mathrm{evaluate}(\\ldots)[m@k] = \\frac{1}{|U|}\\sum_{u \\in U} m@k(u)
+
+    over the users ``U`` for whom the metric is defined (with the default
+    ``no_relevant='skip'``), to the last bit of the function's own mean.
+
     Parameters
     ----------
-    y_true, y_score
-        Any input form of :mod:`recmetrics.ranking`: relevance and score
-        matrices ``(n_users, n_items)`` in scikit-learn's order (dense or
-        sparse relevance), lists of recommendations and relevant sets, or a
-        prebuilt :class:`~recmetrics.ranking.Ranking`; or pass ``ranks=``.
-    metrics : str or sequence of str
-        Names with an optional cutoff: ``precision@k``, ``recall@k``,
-        ``f1@k``, ``hr@k``, ``arhr@k``, ``mrr@k``, ``map@k`` (mean AP),
-        ``ndcg@k``, ``dcg@k``, ``cg@k``, and ``auc`` (no cutoff). Without
-        ``@k`` a metric covers the whole ranking (the whole list, or the
-        whole catalogue for score matrices).
-    ties, no_relevant, ap_denominator, gain, idcg, log_base
-        Conventions, as in the individual metric functions; ``None`` (not
-        passed) means the function's default (``ties='expected'``,
-        ``no_relevant='skip'``, ``ap_denominator='min'``, ``gain='linear'``,
-        ``idcg='min'``, ``log_base=2``), or the preset's value under
-        ``convention``. ``auc`` is the mean of the per-user AUCs (see
-        :func:`~recmetrics.roc_auc.auc` for the weighted and pooled variants).
-    per_user : bool
+    y_true, y_score : array-like, sequence, set, dict or Ranking, optional
+        %(input_forms)s
+    metrics : str or sequence of str, optional
+        Default ``("ndcg@10", "map@10", "precision@10", "recall@10",
+        "mrr@10")``. Names with an optional cutoff: ``precision@k``,
+        ``recall@k``, ``f1@k``, ``hr@k``, ``arhr@k``, ``mrr@k``, ``map@k``
+        (mean AP), ``ndcg@k``, ``dcg@k``, ``cg@k``, and ``auc`` (no cutoff); also the
+        aliases ``p``, ``prec``, ``r``, ``f1_score``, ``hit_ratio``,
+        ``hit``, ``hitrate``, ``hit_rate``, ``rr``, ``recip_rank``,
+        ``reciprocal_rank``, ``ap``, ``average_precision`` and
+        ``roc_auc``. Without ``@k`` a metric covers the whole ranking (the
+        whole list, or the whole catalogue for score matrices). Each name at
+        most once.
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    ties : {'expected', 'optimistic', 'pessimistic', 'trec_eval'}, optional
+        How items with equal scores are ordered, as in the metric functions.
+        ``None`` (not passed) means ``'expected'``, the preset's policy
+        under ``convention``, or, for a prebuilt Ranking, the policy it was
+        built with.
+    no_relevant : {'skip', 'zero', 'one', 'raise'}, optional
+        What a user for whom a metric is undefined counts as, as in the
+        metric functions; ``None`` means ``'skip'`` (or the preset's value).
+        ``auc`` is the mean of the per-user AUCs (see
+        :func:`~recmetrics.auc` for the weighted and pooled variants).
+    ap_denominator : {'min', 'relevant', 'k', 'hits'}, optional
+        The AP denominator of ``map`` (:func:`~recmetrics.average_precision`);
+        ``None`` means ``'min'`` (or the preset's value).
+    gain : {'linear', 'exponential', 'binary'}, optional
+        The gain of ``ndcg``, ``dcg`` and ``cg`` (:func:`~recmetrics.dcg`);
+        ``None`` means ``'linear'`` (or the preset's value).
+    idcg : {'min', 'k'}, optional
+        The ideal list of ``ndcg`` (:func:`~recmetrics.idcg`); ``None``
+        means ``'min'`` (or the preset's value).
+    log_base : float, optional
+        The base of the discount of ``ndcg`` and ``dcg``; ``None`` means 2
+        (or the preset's value).
+    per_user : bool, default False
         Return one row per user instead of the means.
     progress : bool, default False
         Report progress over users on standard error (score matrices only).
@@ -89,27 +120,64 @@ def evaluate(
         convention keyword the caller leaves out; a convention keyword passed
         explicitly with another value raises ``ValueError``, and so does a
         metric the library does not provide (or not with that cutoff).
-    ap_ties, recall_denominator, discount
-        Further conventions, as in :func:`~recmetrics.topn.average_precision`,
-        :func:`~recmetrics.topn.recall` and :func:`~recmetrics.ndcg.ndcg`.
+    ap_ties : {'policy', 'group_end'}, optional
+        The tie rule of ``map`` (:func:`~recmetrics.average_precision`);
+        ``None`` means ``'policy'`` (or the preset's value).
+    recall_denominator : {'relevant', 'min'}, optional
+        The denominator of ``recall`` (:func:`~recmetrics.recall`); ``None``
+        means ``'relevant'`` (or the preset's value).
+    discount : {'log', 'jarvelin'}, optional
+        The discount of ``ndcg`` and ``dcg`` (:func:`~recmetrics.discount`);
+        ``None`` means ``'log'`` (or the preset's value).
     retrieve_nonpositive : bool, optional
         ``False``: relevant items scored ``<= 0`` are never retrieved (see
         :func:`~recmetrics.ranking.from_scores`; score matrices only).
         Default ``True``.
-    score_dtype : {'float32'}, optional
+    score_dtype : {'float32', 'float64'}, optional
         Compare the scores in this precision (trec_eval and torchmetrics
         use single precision, so scores equal as float32 are tied there).
         Score matrices only; default: as given.
+
+    Returns
+    -------
+    pandas.Series or pandas.DataFrame
+        The means over users, a Series named ``'mean'`` indexed by the
+        metric names as given (NaN for a metric defined for no user); or,
+        with ``per_user=True``, a DataFrame with one row per user (index
+        ``user``) and one column per metric, NaN where ``no_relevant='skip'``
+        left the user out.
+
+    Raises
+    ------
+    ValueError
+        For an unknown or repeated metric name, a convention keyword that
+        contradicts ``convention``, or a metric the convention's library
+        does not provide (or not with that cutoff).
+    TypeError
+        For ``metrics`` that is not a name or a sequence of names, and for
+        keywords that do not apply to the input form.
+
+    See Also
+    --------
+    compare_conventions : The same metrics under every convention.
+    recmetrics.conventions.describe : What each convention preset sets.
+    recmetrics.from_scores : The ranking built once.
 
     Notes
     -----
     From a score matrix the ranking costs one counting pass over each row
     (no sorting; see :func:`~recmetrics.ranking.from_scores`); memory beyond
     the inputs grows with the number of relevant and excluded entries only.
+    One ranking is built per distinct tie policy and score option among the
+    requested metrics (a preset may set them per metric).
 
-    Returns
-    -------
-    pandas.Series (means, indexed by metric name) or pandas.DataFrame
+    References
+    ----------
+    %(ref_tamm2021)s
+
+    %(ref_mcsherry2008)s
+
+    %(ref_trec_eval)s
 
     Examples
     --------
@@ -122,6 +190,23 @@ def evaluate(
     mrr            1.0000
     auc            0.8750
     Name: mean, dtype: float64
+
+    Per user, with ties in the second user's scores (``ties='expected'``):
+
+    >>> y_true = [[1, 0, 1, 0], [0, 0, 0, 1]]
+    >>> y_score = [[0.9, 0.8, 0.7, 0.1], [0.5, 0.5, 0.5, 0.5]]
+    >>> evaluate(y_true, y_score, ["precision@2", "map@2"], per_user=True)
+          precision@2  map@2
+    user
+    0            0.50  0.500
+    1            0.25  0.375
+
+    Ranked lists, and leave-one-out ranks in a catalogue of 100 items:
+
+    >>> evaluate(["a", "b", "c"], {"a", "c"}, ["recall@2", "mrr"]).tolist()
+    [0.5, 1.0]
+    >>> evaluate(ranks=[1, 5, 20], n_items=100, metrics=["hr@10", "auc"]).round(4).tolist()
+    [0.6667, 0.9226]
     """
     if isinstance(metrics, str):
         metrics = [metrics]
@@ -340,6 +425,7 @@ def _cast_scores(y_score, dtype, convention):
     return np.asarray(arr, dtype=dtype)
 
 
+@fill_doc
 def compare_conventions(
     y_true=None, y_score=None, *, k=10, conventions=None, ranks=None, n_items=None, mask=None
 ) -> pd.DataFrame:
@@ -352,20 +438,38 @@ def compare_conventions(
 
     Parameters
     ----------
-    y_true, y_score
-        Any input form of :func:`recmetrics.evaluate` (not a prebuilt
-        ``Ranking``: the presets set the tie policy).
-    k : int
-        The cutoff.
+    y_true, y_score : array-like, sequence, set or dict, optional
+        Any input form of :func:`recmetrics.evaluate` except a prebuilt
+        ``Ranking`` (the presets set the tie policy).
+    k : int, default 10
+        The cutoff of the ``@k`` columns.
     conventions : sequence of str, optional
-        Keys of :data:`PRESETS` (default: all).
-    ranks, n_items, mask
-        As in :func:`evaluate`.
+        Keys of :data:`recmetrics.conventions.PRESETS` (default: all, in
+        their order there).
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per convention, columns ``P@k``, ``R@k``, ``AP@k``,
+        ``NDCG@k``, ``MRR`` and ``AP`` (means over users).
 
     See Also
     --------
-    evaluate : one convention at a time.
-    recmetrics.conventions.describe : the conventions behind each column.
+    evaluate : One convention at a time.
+    recmetrics.conventions.describe : The conventions behind each column.
+
+    References
+    ----------
+    %(ref_tamm2021)s
+
+    %(ref_trec_eval)s
+
+    %(ref_pedregosa2011)s
+
+    %(ref_bassani2022)s
 
     Examples
     --------
