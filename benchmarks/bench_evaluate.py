@@ -2,7 +2,9 @@
 
 Times ``recmetrics.evaluate`` beside pytrec_eval, ranx and scikit-learn's
 ``ndcg_score`` on the same data, each including its own input conversion
-(pytrec_eval and ranx take nested dicts), checks that the NDCG@10 values agree,
+(pytrec_eval and ranx take nested dicts; both are run through the adapters of
+``recmetrics.peers``, ranx in this process, compiled by numba after a warm-up),
+checks that the NDCG@10 values agree,
 and prints the ratios measured in this run. Not part of the test suite (no
 timing assertions anywhere); results are saved to
 ``benchmarks/results/evaluate.json``.
@@ -22,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 import recmetrics as rm
+from recmetrics import peers
 
 METRICS = ["ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10"]
 
@@ -50,37 +53,16 @@ def run_recmetrics(y_true, y_score):
     return table["ndcg@10"].to_numpy()
 
 
-def to_dicts(y_true, y_score):
-    """The nested dicts of pytrec_eval and ranx: qrels {q: {doc: grade}}, run {q: {doc: score}}."""
-    docs = [f"d{j:06d}" for j in range(y_true.shape[1])]
-    qrels, run = {}, {}
-    for u in range(y_true.shape[0]):
-        q = f"q{u:06d}"
-        rel = np.flatnonzero(y_true[u] > 0)
-        qrels[q] = {docs[j]: int(y_true[u, j]) for j in rel}
-        run[q] = dict(zip(docs, y_score[u].tolist(), strict=False))
-    return qrels, run
-
-
 def run_pytrec_eval(y_true, y_score):
-    import pytrec_eval
-
-    qrels, run = to_dicts(y_true, y_score)
-    ev = pytrec_eval.RelevanceEvaluator(
-        qrels, {"ndcg_cut.10", "map_cut.10", "P.10", "recall.10", "recip_rank"}
-    )
-    res = ev.evaluate(run)
-    return np.array([res[f"q{u:06d}"]["ndcg_cut_10"] for u in range(y_true.shape[0])])
+    # qrels of the relevant items only, as usual (every user has one here)
+    measures = ["ndcg_cut.10", "map_cut.10", "P.10", "recall.10", "recip_rank"]
+    table = peers.trec_eval(y_true, y_score, measures, relevant_only=True)
+    return table["ndcg_cut_10"].to_numpy()
 
 
 def run_ranx(y_true, y_score):
-    from ranx import Qrels, Run, evaluate
-
-    qd, rd = to_dicts(y_true, y_score)
-    qrels, run = Qrels.from_dict(qd), Run.from_dict(rd)
-    evaluate(qrels, run, METRICS, make_comparable=True)
-    per_q = run.scores["ndcg@10"]
-    return np.array([per_q[f"q{u:06d}"] for u in range(y_true.shape[0])])
+    table = peers.ranx_evaluate(y_true, y_score, METRICS, in_process=True)
+    return table["ndcg@10"].to_numpy()
 
 
 def run_sklearn(y_true, y_score):

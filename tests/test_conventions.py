@@ -5,6 +5,7 @@
   metric their preset provides must agree per user to 1e-9. ranx is checked
   without ties only: its order inside a tie is the input order through an
   unstable argsort (shown by ``test_ranx_depends_on_input_order_with_ties``).
+  The libraries are run through the adapters of recmetrics.peers.
 * Not installed here: torchmetrics, RecBole, Microsoft Recommenders, Spark,
   RecTools and LensKit are checked on small examples, most of them the
   libraries' own docstring examples (whose outputs their doctests produce),
@@ -18,20 +19,16 @@
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import subprocess
-import sys
 import warnings
 
 import numpy as np
 import pytest
-import pytrec_eval
 from sklearn.metrics import average_precision_score, dcg_score, ndcg_score, roc_auc_score
 
 import recmetrics as rm
 from recmetrics import conventions as cv
+from recmetrics import peers
 
 TOL = 1e-9
 CASES = [(False, False), (False, True), (True, False), (True, True)]  # (ties, graded)
@@ -61,26 +58,28 @@ def per_user(y_true, y_score, metric, convention, **kw):
 # ======================================================================
 # scikit-learn
 # ======================================================================
+@pytest.mark.crosslib
 @pytest.mark.parametrize("ties,graded", CASES)
 def test_sklearn_ndcg_dcg(ties, graded):
     y_true, y_score = random_data(1 + 2 * ties + graded, ties, graded)
     for k in (None, 1, 5, 10):
         name = "ndcg" if k is None else f"ndcg@{k}"
-        sk = [ndcg_score(y_true[[u]], y_score[[u]], k=k) for u in range(len(y_true))]
+        sk = peers.sklearn_per_user(ndcg_score, y_true, y_score, k=k)
         np.testing.assert_allclose(per_user(y_true, y_score, name, "sklearn"), sk, rtol=0, atol=TOL)
         got = rm.evaluate(y_true, y_score, [name], convention="sklearn")[name]
         assert got == pytest.approx(ndcg_score(y_true, y_score, k=k), abs=TOL)
         name = "dcg" if k is None else f"dcg@{k}"
-        sk = [dcg_score(y_true[[u]], y_score[[u]], k=k) for u in range(len(y_true))]
+        sk = peers.sklearn_per_user(dcg_score, y_true, y_score, k=k)
         np.testing.assert_allclose(per_user(y_true, y_score, name, "sklearn"), sk, rtol=0, atol=TOL)
 
 
+@pytest.mark.crosslib
 @pytest.mark.parametrize("ties", [False, True])
 def test_sklearn_average_precision_samples(ties):
     y_true, y_score = random_data(11 + ties, ties, graded=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # rows without a positive label warn and score 0
-        sk_rows = [average_precision_score(y_true[u], y_score[u]) for u in range(len(y_true))]
+        sk_rows = peers.sklearn_per_user(average_precision_score, y_true, y_score)
         sk_mean = average_precision_score(y_true, y_score, average="samples")
     np.testing.assert_allclose(
         per_user(y_true, y_score, "map", "sklearn"), sk_rows, rtol=0, atol=TOL
@@ -94,6 +93,7 @@ def test_sklearn_average_precision_samples(ties):
             assert not np.allclose(other, sk_rows, atol=1e-6), policy
 
 
+@pytest.mark.crosslib
 def test_sklearn_average_precision_default_averages_over_items():
     """average_precision_score's default (average='macro') averages over columns, i.e. items."""
     y_true, y_score = random_data(13, ties=False, graded=False)
@@ -105,11 +105,12 @@ def test_sklearn_average_precision_default_averages_over_items():
     assert abs(macro - rm.evaluate(yt, ys, ["map"], convention="sklearn")["map"]) > 1e-3
 
 
+@pytest.mark.crosslib
 @pytest.mark.parametrize("ties", [False, True])
 def test_sklearn_roc_auc_per_user(ties):
     y_true, y_score = random_data(21 + ties, ties, graded=False)
     y_true[:, 0], y_true[:, 1] = 1, 0  # both classes in every row
-    sk = [roc_auc_score(y_true[u], y_score[u]) for u in range(len(y_true))]
+    sk = peers.sklearn_per_user(roc_auc_score, y_true, y_score)
     np.testing.assert_allclose(per_user(y_true, y_score, "auc", "sklearn"), sk, rtol=0, atol=TOL)
 
 
@@ -131,33 +132,22 @@ TREC = {  # trec_eval measure -> our metric name
 }
 
 
-def trec_eval(y_true, y_score, measures=TREC):
-    qrel = {
-        f"u{u}": {f"d{j:04d}": int(y_true[u, j]) for j in range(y_true.shape[1])}
-        for u in range(y_true.shape[0])
-    }
-    run = {
-        f"u{u}": {f"d{j:04d}": float(y_score[u, j]) for j in range(y_true.shape[1])}
-        for u in range(y_true.shape[0])
-    }
-    res = pytrec_eval.RelevanceEvaluator(qrel, set(measures)).evaluate(run)
-    return {m: np.array([res[f"u{u}"][m] for u in range(y_true.shape[0])]) for m in measures}
-
-
+@pytest.mark.crosslib
 @pytest.mark.parametrize("ties,graded", CASES)
 def test_trec_eval(ties, graded):
     y_true, y_score = random_data(31 + 2 * ties + graded, ties, graded, n_users=15, n_items=25)
-    tv = trec_eval(y_true, y_score)
+    tv = peers.trec_eval(y_true, y_score, TREC)
     ours = rm.evaluate(y_true, y_score, list(TREC.values()), convention="trec_eval", per_user=True)
     for m, name in TREC.items():
         np.testing.assert_allclose(ours[name], tv[m], rtol=0, atol=TOL, err_msg=m)
 
 
+@pytest.mark.crosslib
 def test_trec_eval_single_precision_scores():
     """Scores distinct in float64 but equal in float32 are a tie for trec_eval and the preset."""
     y_true = np.array([[0, 1, 0, 0, 1, 0]])
     y_score = np.array([[0.5, 0.1, 0.1 + 1e-9, 0.1 - 1e-9, 0.3, 0.2]])
-    tv = trec_eval(y_true, y_score, {"recip_rank": "mrr", "map": "map"})
+    tv = peers.trec_eval(y_true, y_score, {"recip_rank": "mrr", "map": "map"})
     assert tv["recip_rank"][0] == 0.5  # item 4 (0.3) is second
     got = rm.evaluate(y_true, y_score, ["mrr", "map"], convention="trec_eval")
     assert got["map"] == pytest.approx(tv["map"][0], abs=TOL)
@@ -170,19 +160,6 @@ def test_trec_eval_single_precision_scores():
 # ======================================================================
 # ranx (no ties), in a subprocess without numba's JIT
 # ======================================================================
-RANX_SCRIPT = r"""
-import json, sys, warnings
-warnings.simplefilter("ignore")
-from ranx import Qrels, Run, evaluate
-data = json.load(sys.stdin)
-out = []
-for job in data:
-    res = evaluate(Qrels(job["qrels"]), Run(job["run"]), job["metrics"], return_mean=False,
-                   make_comparable=True)
-    out.append({m: [float(x) for x in v] for m, v in res.items()})
-print(json.dumps(out))
-"""
-
 RANX = {  # ranx metric -> our metric name
     "precision@5": "precision@5",
     "recall@5": "recall@5",
@@ -200,37 +177,8 @@ RANX = {  # ranx metric -> our metric name
 }
 
 
-def run_ranx(jobs):
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run(
-        [sys.executable, "-c", RANX_SCRIPT],
-        env=env,
-        check=True,
-        text=True,
-        input=json.dumps(jobs),
-        capture_output=True,
-        timeout=300,
-    )
-    return json.loads(out.stdout)
-
-
-def ranx_job(y_true, y_score, metrics, order=None):
-    """Qrels hold the relevant items only, as usual: users without any are absent."""
-    cols = range(y_true.shape[1]) if order is None else order
-    qrels = {
-        f"u{u:03d}": {f"d{j:04d}": int(y_true[u, j]) for j in cols if y_true[u, j] > 0}
-        for u in range(y_true.shape[0])
-    }
-    qrels = {q: v for q, v in qrels.items() if v}
-    run = {
-        f"u{u:03d}": {f"d{j:04d}": float(y_score[u, j]) for j in cols}
-        for u in range(y_true.shape[0])
-    }
-    return {"qrels": qrels, "run": run, "metrics": list(metrics)}
-
-
-@pytest.fixture(scope="module")
-def ranx_results():
+def ranx_data():
+    """Two tie-free inputs (binary, graded), then one tied row given in two item orders."""
     data = [
         random_data(41 + graded, ties=False, graded=graded, n_users=15, n_items=20)
         for graded in (0, 1)
@@ -238,30 +186,38 @@ def ranx_results():
     # ties: the same tied scores given in two orders of the items
     y_true = np.array([[0, 0, 1, 0, 0, 0]])
     y_score = np.array([[0.5, 0.5, 0.5, 0.5, 0.9, 0.1]])
-    jobs = [ranx_job(yt, ys, RANX) for yt, ys in data]
-    jobs += [
-        ranx_job(y_true, y_score, ["mrr", "map"], order=o)
-        for o in ([0, 1, 2, 3, 4, 5], [2, 0, 1, 3, 4, 5])
-    ]
-    return data, (y_true, y_score), run_ranx(jobs)
+    return data, (y_true, y_score)
 
 
+def ranx_jobs():
+    """The inputs ranx runs on (tests/conftest.py runs them; see ranx_results)."""
+    data, (y_true, y_score) = ranx_data()
+    jobs = [(yt, ys, list(RANX)) for yt, ys in data]
+    jobs += [(y_true, y_score, ["mrr", "map"], o) for o in ([0, 1, 2, 3, 4, 5], [2, 0, 1, 3, 4, 5])]
+    return jobs
+
+
+@pytest.mark.crosslib
+@pytest.mark.slow
 def test_ranx_without_ties(ranx_results):
-    data, _, results = ranx_results
-    for (y_true, y_score), rx in zip(data, results[:2], strict=False):
+    data, _ = ranx_data()
+    for (y_true, y_score), rx in zip(data, ranx_results[:2], strict=False):
         ours = rm.evaluate(y_true, y_score, list(RANX.values()), convention="ranx", per_user=True)
         has = y_true.sum(axis=1) > 0
         assert not has.all()  # users without relevant items are left out
         for m, name in RANX.items():
             assert np.isnan(ours[name][~has]).all()
-            np.testing.assert_allclose(ours[name][has], rx[m], rtol=0, atol=TOL, err_msg=m)
+            assert np.isnan(rx[m][~has]).all()  # ranx gives them no value (peers: NaN)
+            np.testing.assert_allclose(ours[name][has], rx[m][has], rtol=0, atol=TOL, err_msg=m)
             mean = rm.evaluate(y_true, y_score, [name], convention="ranx")[name]
-            assert mean == pytest.approx(np.mean(rx[m]), abs=TOL)
+            assert mean == pytest.approx(np.mean(rx[m][has]), abs=TOL)
 
 
+@pytest.mark.crosslib
+@pytest.mark.slow
 def test_ranx_depends_on_input_order_with_ties(ranx_results):
-    _, (y_true, y_score), results = ranx_results
-    first, second = results[2], results[3]
+    _, (y_true, y_score) = ranx_data()
+    first, second = ranx_results[2], ranx_results[3]
     # same data, other item order, other number (the relevant item lands at
     # another place among the four tied items, ranks 2 to 5)
     assert first["mrr"][0] != second["mrr"][0]

@@ -62,17 +62,16 @@ ranx (checked without ties only: ranx's order inside a tie is not specified)
     ``ndcg@k`` (Jarvelin, linear gain, IDCG over min(|R|, k)) and
     ``ndcg_burges@k`` (gain 2^rel - 1).
   * ranx compiles its metrics with numba, which costs about 15-30 s on a cold
-    cache; we run it in a subprocess with NUMBA_DISABLE_JIT=1 (the same
-    Python source, interpreted), which takes a few seconds.
+    cache; recmetrics.peers runs it in a subprocess with NUMBA_DISABLE_JIT=1
+    (the same Python source, interpreted), which takes a few seconds.
+
+The peers are run through the adapters of recmetrics.peers (one per library);
+only the probes of trec_eval's own behaviour call pytrec_eval directly.
 """
 
 from __future__ import annotations
 
 import inspect
-import json
-import os
-import subprocess
-import sys
 import warnings
 
 import numpy as np
@@ -82,6 +81,9 @@ import reference as ref
 from sklearn.metrics import average_precision_score, dcg_score, ndcg_score, roc_auc_score
 
 import recmetrics as rm
+from recmetrics import peers
+
+pytestmark = pytest.mark.crosslib
 
 TOL = 1e-9
 
@@ -135,10 +137,6 @@ def sklearn_cases(seed, ties, graded, n_cases=8, max_items=8, density=0.4):
     return cases
 
 
-def sk_per_user(fn, y_true, y_score, **kw):
-    return np.array([fn(y_true[[u]], y_score[[u]], **kw) for u in range(len(y_true))])
-
-
 KS = (None, 1, 3, 5)
 SK_PARAMS = pytest.mark.parametrize(
     "ties,graded", [(False, False), (False, True), (True, False), (True, True)]
@@ -164,7 +162,7 @@ def test_reference_vs_sklearn_dcg_ndcg(ties, graded):
                 ]
                 np.testing.assert_allclose(
                     refv,
-                    sk_per_user(dcg_score, y_true, y_score, k=k, log_base=log_base),
+                    peers.sklearn_per_user(dcg_score, y_true, y_score, k=k, log_base=log_base),
                     rtol=0,
                     atol=TOL,
                 )
@@ -173,7 +171,7 @@ def test_reference_vs_sklearn_dcg_ndcg(ties, graded):
                 for u in range(n_users)
             ]
             np.testing.assert_allclose(
-                refv, sk_per_user(ndcg_score, y_true, y_score, k=k), rtol=0, atol=TOL
+                refv, peers.sklearn_per_user(ndcg_score, y_true, y_score, k=k), rtol=0, atol=TOL
             )
             # the batch mean counts rows without a relevant item as 0
             assert np.mean(refv) == pytest.approx(ndcg_score(y_true, y_score, k=k), abs=TOL)
@@ -189,7 +187,7 @@ def test_recmetrics_vs_sklearn_dcg_ndcg(ties, graded):
             )
             np.testing.assert_allclose(
                 got,
-                sk_per_user(ndcg_score, y_true, y_score, k=k),
+                peers.sklearn_per_user(ndcg_score, y_true, y_score, k=k),
                 rtol=0,
                 atol=TOL,
                 err_msg=f"k={k} y_true={y_true!r} y_score={y_score!r}",
@@ -201,7 +199,7 @@ def test_recmetrics_vs_sklearn_dcg_ndcg(ties, graded):
                 got = dcg(y_true, y_score, k=k, ties="expected", log_base=log_base, per_user=True)
                 np.testing.assert_allclose(
                     got,
-                    sk_per_user(dcg_score, y_true, y_score, k=k, log_base=log_base),
+                    peers.sklearn_per_user(dcg_score, y_true, y_score, k=k, log_base=log_base),
                     rtol=0,
                     atol=TOL,
                     err_msg=f"k={k} y_true={y_true!r} y_score={y_score!r}",
@@ -219,7 +217,7 @@ def auc_cases(ties):
 def test_reference_vs_sklearn_roc_auc_per_user(ties):
     for y_true, y_score in auc_cases(ties):
         n_users = len(y_true)
-        sk = [roc_auc_score(y_true[u], y_score[u]) for u in range(n_users)]
+        sk = peers.sklearn_per_user(roc_auc_score, y_true, y_score)
         mw = [ref.auc_mann_whitney(y_true[u], y_score[u]) for u in range(n_users)]
         enum = [
             ref.from_scores(ref.auc_rel, list(y_true[u]), list(y_score[u]), "expected")
@@ -233,7 +231,7 @@ def test_reference_vs_sklearn_roc_auc_per_user(ties):
 def test_recmetrics_vs_sklearn_roc_auc_per_user(ties):
     auc = api("auc")
     for y_true, y_score in auc_cases(ties):
-        sk = [roc_auc_score(y_true[u], y_score[u]) for u in range(len(y_true))]
+        sk = peers.sklearn_per_user(roc_auc_score, y_true, y_score)
         got = auc(y_true, y_score, ties="expected", per_user=True)
         np.testing.assert_allclose(
             got, sk, rtol=0, atol=TOL, err_msg=f"y_true={y_true!r} y_score={y_score!r}"
@@ -262,7 +260,7 @@ def ap_cases():
 def test_reference_vs_sklearn_average_precision_without_ties():
     for y_true, y_score in ap_cases():
         n_users = len(y_true)
-        sk = [average_precision_score(y_true[u], y_score[u]) for u in range(n_users)]
+        sk = peers.sklearn_per_user(average_precision_score, y_true, y_score)
         for ties in ref.TIE_POLICIES:  # no ties: every policy agrees
             refv = [
                 ref.from_scores(ref.average_precision, list(y_true[u]), list(y_score[u]), ties)
@@ -274,7 +272,7 @@ def test_reference_vs_sklearn_average_precision_without_ties():
 def test_recmetrics_vs_sklearn_average_precision_without_ties():
     ap = api("average_precision")
     for y_true, y_score in ap_cases():
-        sk = [average_precision_score(y_true[u], y_score[u]) for u in range(len(y_true))]
+        sk = peers.sklearn_per_user(average_precision_score, y_true, y_score)
         got = ap(y_true, y_score, k=None, ap_denominator="relevant", per_user=True)
         np.testing.assert_allclose(
             got, sk, rtol=0, atol=TOL, err_msg=f"y_true={y_true!r} y_score={y_score!r}"
@@ -361,23 +359,6 @@ TREC_MEASURES = {
 }
 
 
-def docno(j):
-    return f"d{j:04d}"
-
-
-def trec_eval_per_query(y_true, y_score, measures):
-    qrel = {
-        f"u{u}": {docno(j): int(y_true[u, j]) for j in range(y_true.shape[1])}
-        for u in range(y_true.shape[0])
-    }
-    run = {
-        f"u{u}": {docno(j): float(y_score[u, j]) for j in range(y_true.shape[1])}
-        for u in range(y_true.shape[0])
-    }
-    res = pytrec_eval.RelevanceEvaluator(qrel, set(measures)).evaluate(run)
-    return {m: np.array([res[f"u{u}"][m] for u in range(y_true.shape[0])]) for m in measures}
-
-
 def trec_cases(seed, ties, graded):
     rng = np.random.default_rng(seed)
     cases = []
@@ -387,7 +368,7 @@ def trec_cases(seed, ties, graded):
         y_true, y_score = random_matrix(
             rng, n_users, n_items, ties=ties, graded=graded, density=density
         )
-        cases.append((y_true, y_score, trec_eval_per_query(y_true, y_score, TREC_MEASURES)))
+        cases.append((y_true, y_score, peers.trec_eval(y_true, y_score, TREC_MEASURES)))
     return cases
 
 
@@ -427,7 +408,7 @@ def test_trec_eval_ties_by_docno_descending_string():
     # zero-padded docnos: descending string = descending column index
     y_true = np.array([[1, 0, 0, 1, 0, 0]])
     y_score = np.zeros((1, 6))
-    tv = trec_eval_per_query(y_true, y_score, ["recip_rank"])
+    tv = peers.trec_eval(y_true, y_score, ["recip_rank"])
     assert tv["recip_rank"][0] == pytest.approx(1 / 3)  # column 3 is at rank 3
     assert ref.from_scores(
         ref.reciprocal_rank, [1, 0, 0, 1, 0, 0], [0.0] * 6, "trec_eval"
@@ -471,17 +452,6 @@ def test_recmetrics_query_without_relevant_docs_like_trec_eval():
 # ====================================================================
 # ranx (no ties), in a subprocess without numba's JIT
 # ====================================================================
-RANX_SCRIPT = r"""
-import json, sys, warnings
-warnings.simplefilter("ignore")
-from ranx import Qrels, Run, evaluate
-data = json.load(sys.stdin)
-qrels = Qrels(data["qrels"])
-run = Run(data["run"])
-res = evaluate(qrels, run, data["metrics"], return_mean=False, make_comparable=True)
-print(json.dumps({m: [float(x) for x in v] for m, v in res.items()}))
-"""
-
 RANX_MEASURES = {
     # ranx metric: (reference fn, kwargs, recmetrics name, kwargs)
     "precision@5": (ref.precision, {"k": 5}, "precision", {"k": 5}),
@@ -526,39 +496,18 @@ def ranx_cases():
     return mats
 
 
-@pytest.fixture(scope="module")
-def ranx_values():
-    """Per-query ranx values of ranx_cases(), {metric: {query: value}}."""
-    qrels, run = {}, {}
-    for t, (y_true, y_score) in enumerate(ranx_cases()):
-        for u in range(y_true.shape[0]):
-            q = f"t{t:02d}u{u}"
-            qrels[q] = {
-                docno(j): int(y_true[u, j]) for j in range(y_true.shape[1]) if y_true[u, j] > 0
-            }
-            run[q] = {docno(j): float(y_score[u, j]) for j in range(y_true.shape[1])}
+def ranx_jobs():
+    """The inputs ranx runs on (tests/conftest.py runs them; see ranx_results)."""
+    return [(y_true, y_score, list(RANX_MEASURES)) for y_true, y_score in ranx_cases()]
+
+
+@pytest.mark.slow
+def test_reference_vs_ranx_without_ties(ranx_results):
     # |R| > k happens, so map@5's denominator (|R|, not min(|R|, k)) is exercised
-    assert any(len(v) > 5 for v in qrels.values())
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run(
-        [sys.executable, "-c", RANX_SCRIPT],
-        env=env,
-        check=True,
-        input=json.dumps({"qrels": qrels, "run": run, "metrics": list(RANX_MEASURES)}),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    rx = json.loads(out.stdout)
-    queries = sorted(qrels)  # query ids are generated in sorted order
-    assert queries == list(qrels)
-    return {m: dict(zip(queries, v, strict=False)) for m, v in rx.items()}
-
-
-def test_reference_vs_ranx_without_ties(ranx_values):
+    assert any(((y_true > 0).sum(axis=1) > 5).any() for y_true, _ in ranx_cases())
     for m, (ref_fn, ref_kw, _rm_name, _rm_kw) in RANX_MEASURES.items():
         for t, (y_true, y_score) in enumerate(ranx_cases()):
-            expected = [ranx_values[m][f"t{t:02d}u{u}"] for u in range(y_true.shape[0])]
+            expected = ranx_results[t][m]
             refv = [
                 ref.from_scores(ref_fn, list(y_true[u]), list(y_score[u]), "optimistic", **ref_kw)
                 for u in range(y_true.shape[0])
@@ -566,11 +515,12 @@ def test_reference_vs_ranx_without_ties(ranx_values):
             np.testing.assert_allclose(refv, expected, rtol=0, atol=TOL, err_msg=m)
 
 
-def test_recmetrics_vs_ranx_without_ties(ranx_values):
+@pytest.mark.slow
+def test_recmetrics_vs_ranx_without_ties(ranx_results):
     for m, (_ref_fn, _ref_kw, rm_name, rm_kw) in RANX_MEASURES.items():
         fn = api(rm_name)
         for t, (y_true, y_score) in enumerate(ranx_cases()):
-            expected = [ranx_values[m][f"t{t:02d}u{u}"] for u in range(y_true.shape[0])]
+            expected = ranx_results[t][m]
             got = fn(y_true, y_score, per_user=True, **rm_kw)
             np.testing.assert_allclose(
                 got,
