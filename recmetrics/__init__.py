@@ -16,8 +16,9 @@ The flow of the package, from input to consumers:
   (:mod:`recmetrics.sampled`).
 """
 
-from . import conventions
-from .datasets import synthetic_ratings
+from . import conventions, models, split
+from ._frames import from_frames
+from .datasets import movielens, synthetic_ratings
 from .evaluate import compare_conventions, evaluate
 from .ndcg import cg, dcg, discount, idcg, ndcg
 from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
@@ -60,6 +61,7 @@ __version__ = "0.1.0"
 __all__ = [
     # representation
     "Ranking",
+    "from_frames",
     "from_gains",
     "from_lists",
     "from_ranks",
@@ -107,6 +109,9 @@ __all__ = [
     "metric_function",
     "rank_distribution",
     "sample_ranks",
-    # data
+    # data, protocols and baselines
+    "movielens",
     "synthetic_ratings",
+    "split",
+    "models",
 ]

@@ -89,8 +89,16 @@ values:
   finite; higher is ranked first) of every item. 1-D arrays of equal length
   are one user; 2-D arrays of shape ``(n_users, n_items)`` hold one user per
   row, each ranked over its whole row (minus ``mask``).
+* two pandas DataFrames in the long format of recommender libraries:
+  ``truth`` (one row per relevant user-item pair, columns ``user`` and
+  ``item``) and ``predictions`` (columns ``user``, ``item`` and ``score``).
+  Per-user results are indexed by the user ids. For other column names, a
+  ``rank`` column, graded relevance or another user policy, build the
+  ranking with :func:`~recmetrics.from_frames` (or pass the column keywords
+  to :func:`~recmetrics.evaluate`).
 * a :class:`~recmetrics.Ranking` built beforehand (for instance by
-  :func:`~recmetrics.from_scores`), with no second argument.
+  :func:`~recmetrics.from_scores` or :func:`~recmetrics.from_frames`), with
+  no second argument.
 
 Leave both out to pass ``ranks=`` instead. Two sequences neither of which
 holds a set or dict are always ``(y_true, y_score)``: pass relevant items
@@ -170,8 +178,9 @@ all, is NaN); ``'zero'`` counts 0 (trec_eval, scikit-learn's
 _PER_USER = _param(
     "per_user : bool, default False",
     """\
-Return one value per user, a ``numpy.ndarray`` of shape ``(n_users,)``,
-instead of the mean over users. One user's input (a list of gains, one
+Return one value per user, a ``numpy.ndarray`` of shape ``(n_users,)``
+(a ``pandas.Series`` indexed by user id for data frames), instead of the
+mean over users. One user's input (a list of gains, one
 ranked list with a set or dict, 1-D ``y_true`` and ``y_score``) always
 gives a float.""",
 )

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from ._frames import from_frames, is_frame_input
 from ._validation import (
     as_numeric_array,
     check_choice,
@@ -37,6 +38,8 @@ def input_form(a=None, b=None, ranks=None) -> str:
     """
     if ranks is not None:
         return "ranks"
+    if is_frame_input(a, b):
+        return "frames"
     if isinstance(a, Ranking):
         return "ranking"
     if b is None:
@@ -92,6 +95,9 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties=None
             )
         return a, False
     ties = "expected" if ties is None else ties
+    if ranks is None and is_frame_input(a, b):
+        _check_not_given("mask", mask, "with data frames, leave excluded items out of predictions")
+        return from_frames(a, b, n_items=n_items, ties=ties), False
     if ranks is not None:
         if a is not None or b is not None:
             raise TypeError(

@@ -7,6 +7,7 @@ and the mean over users.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from ._validation import (
     check_bool,
@@ -108,6 +109,8 @@ def finish(values, r: Ranking, single: bool, *, no_relevant: str, per_user: bool
     if single:
         return float(values[0])
     if per_user:
+        if r.user_ids is not None:
+            return pd.Series(values, index=r.user_ids, dtype=np.float64)
         return values
     if no_relevant == "skip":
         if not np.any(defined):

@@ -17,6 +17,7 @@ from tqdm import tqdm
 from . import _registry
 from . import conventions as _conv
 from ._docs import fill_doc
+from ._frames import from_frames
 from ._inputs import as_ranking, input_form
 from ._validation import check_bool, check_choice, check_k
 from .ranking import Ranking, from_scores
@@ -49,6 +50,12 @@ def evaluate(
     retrieve_nonpositive=None,
     score_dtype=None,
     chunk_users=4096,
+    user=None,
+    item=None,
+    score=None,
+    rank=None,
+    relevance=None,
+    users=None,
 ):
     """Evaluate several metrics on one ranking computed once.
 
@@ -111,6 +118,13 @@ def evaluate(
         block (a few numbers per relevant and excluded entry of
         ``chunk_users`` users, plus the per-user results), whatever the
         number of users. The result does not depend on it.
+    user, item, score, rank, relevance, users : str, optional
+        Long data frames only (``y_true`` = ``truth``, ``y_score`` =
+        ``predictions``): the column names (default ``'user'``, ``'item'``,
+        and ``'score'`` unless ``rank`` names a column of ranks; graded
+        relevance from ``relevance``) and which users are evaluated
+        (``users='truth'`` by default; see :func:`~recmetrics.from_frames`).
+        Per-user results are then indexed by the user ids.
     convention : str, optional
         Reproduce one library's variant of every metric: ``'trec_eval'``,
         ``'sklearn'``, ``'ranx'``, ``'torchmetrics'``, ``'recbole'``,
@@ -291,6 +305,23 @@ def evaluate(
         return _finish_table(pd.concat(blocks, ignore_index=True), per_user)
     rankings = {}
     form = input_form(y_true, y_score, ranks)
+    frame_kw = dict(user=user, item=item, score=score, rank=rank, relevance=relevance, users=users)
+    if form != "frames":
+        given = [key for key, value in frame_kw.items() if value is not None]
+        if given:
+            raise TypeError(
+                f"{given[0]}= applies only to long data frames (truth, predictions); "
+                f"these inputs are {form}"
+            )
+    else:
+        frame_kw = {
+            "user": user or "user",
+            "item": item or "item",
+            "score": score,
+            "rank": rank,
+            "relevance": relevance,
+            "users": users or "truth",
+        }
 
     def ranking(opts):
         """The ranking under the tie policy and scores options of one metric (built once)."""
@@ -308,6 +339,20 @@ def evaluate(
                     "y_score instead to use a convention, retrieve_nonpositive or score_dtype"
                 )
             r, _ = as_ranking(y_true, y_score, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+            rankings[key] = r
+            return r
+        if form == "frames":
+            if mask is not None:
+                raise TypeError("mask does not apply to data frames: leave excluded items out")
+            r = from_frames(
+                y_true,
+                y_score,
+                n_items=n_items,
+                ties=opts["ties"],
+                retrieve_nonpositive=opts["retrieve_nonpositive"] is not False,
+                score_dtype=opts["score_dtype"],
+                **frame_kw,
+            )
             rankings[key] = r
             return r
         scores = y_score

@@ -63,6 +63,9 @@ class Ranking:
     ties : str or None
         The tie policy the ranking was built with (``None`` when the input
         cannot hold ties: ranked lists, ranks, a list of gains).
+    user_ids : pandas.Index or None
+        The id of each user (row), when the input named its users (long
+        data frames); per-user results are then indexed by these ids.
 
     Attributes
     ----------
@@ -111,6 +114,7 @@ class Ranking:
     n_ranked: np.ndarray
     n_items: np.ndarray | None = None
     ties: str | None = None
+    user_ids: object = None
 
     @property
     def n_users(self) -> int:

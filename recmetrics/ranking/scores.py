@@ -286,10 +286,38 @@ def from_scores(
             greater[a:b], equal[a:b], eq_after[a:b] = g, e, aft
             bar.update(hi - lo)
     s = S[ru, rc].astype(np.float64)
-    n_ranked = n_items
     # relevant items scored <= 0 are not retrieved when asked (torchmetrics);
     # they sit below every positive score, so no other rank changes
     dropped = np.zeros(nnz, dtype=bool) if retrieve_nonpositive else s <= 0
+    return _entries_from_counts(
+        ru=ru,
+        rc=rc,
+        rg=rg,
+        s=s,
+        greater=greater,
+        equal=equal,
+        eq_after=eq_after,
+        ties=ties,
+        dropped=dropped,
+        n_users=n_users,
+        n_ranked=n_items,
+        n_items=n_items,
+    )
+
+
+def _entries_from_counts(
+    *, ru, rc, rg, s, greater, equal, eq_after, ties, dropped, n_users, n_ranked, n_items
+):
+    """The Ranking of relevant entries from their counts in their user's ranking.
+
+    Shared by score matrices and long data frames. For each relevant entry:
+    its user ``ru``, item position ``rc`` (tie-break order among tied relevant
+    items), gain ``rg`` and score ``s``; the number of the user's ranked
+    items scored higher (``greater``), equal (``equal``, itself included) and
+    equal with a later position in trec_eval's order (``eq_after``);
+    ``dropped`` entries are relevant but not ranked (``start = inf``).
+    """
+    nnz = ru.shape[0]
     if ties == "expected":
         # relevant items strictly above / tied, from the relevant entries alone
         order = np.lexsort((-s, ru))

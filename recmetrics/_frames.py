@@ -1,0 +1,293 @@
+"""Long data frames in: ``(truth, predictions)`` as every recommender library writes them.
+
+``truth`` holds one row per relevant (user, item) pair, optionally with a
+graded ``relevance`` column; ``predictions`` holds one row per scored
+(``score`` column) or ranked (``rank`` column, 1 = best) (user, item) pair.
+This is the format of RecTools, LensKit, Microsoft Recommenders and of TREC
+run files. A pandas DataFrame as the first argument of a metric always means
+this long format.
+
+The conversion groups once and vectorises: rows are sorted by (user, score),
+so a relevant item's rank is found from its position in the sorted
+predictions, with its tie group; no Python loop runs over users. The tie
+policies are those of score matrices (:func:`recmetrics.from_scores`); for
+``ties='trec_eval'`` tied items are ordered by their id in decreasing string
+order, as trec_eval orders document numbers.
+
+Which users are evaluated is an explicit policy (``users=``):
+
+* ``'truth'`` (default): every user with a relevant row in ``truth``; a user
+  without predictions has an empty list (and scores 0, the honest value for
+  a recommender that returned nothing);
+* ``'predictions'``: every user with predictions; one missing from ``truth``
+  has no relevant item (see ``no_relevant``);
+* ``'both'``: users present in both frames only;
+* ``'all'``: users present in either frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_choice
+from .ranking._representation import _deterministic
+
+__all__ = ["FRAME_USERS", "from_frames", "is_frame_input"]
+
+FRAME_USERS = ("truth", "predictions", "both", "all")
+
+
+def is_frame_input(a, b) -> bool:
+    """True when the two arguments are the long ``(truth, predictions)`` frames."""
+    return isinstance(a, pd.DataFrame) or isinstance(b, pd.DataFrame)
+
+
+def _column(frame, col, what, name):
+    if not isinstance(col, str):
+        raise TypeError(f"{what} must be a column name (str), got {col!r}")
+    if col not in frame.columns:
+        raise ValueError(
+            f"{name} has no column {col!r} ({what}=); its columns are {list(frame.columns)}"
+        )
+    values = frame[col]
+    if values.isna().any():
+        pos = int(np.argmax(values.isna().to_numpy()))
+        raise ValueError(f"{name} has a missing value in column {col!r} (row {pos})")
+    return values
+
+
+def _numbers(values, col, name, *, nonnegative=False):
+    if values.dtype.kind not in "iuf":
+        raise TypeError(f"{name} column {col!r} must hold numbers, got dtype {values.dtype}")
+    arr = values.to_numpy(dtype=np.float64)
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        raise ValueError(
+            f"{name} column {col!r} has a non-finite value at row {int(np.argmax(bad))}"
+        )
+    if nonnegative and (arr < 0).any():
+        raise ValueError(f"{name} column {col!r} must be >= 0, found {arr[arr < 0][0]:g}")
+    return arr
+
+
+def _no_duplicates(frame, user, item, name):
+    dup = frame.duplicated(subset=[user, item]).to_numpy()
+    if dup.any():
+        row = frame.iloc[int(np.argmax(dup))]
+        raise ValueError(
+            f"{name} holds the pair (user={row[user]!r}, item={row[item]!r}) twice; "
+            "each (user, item) pair must appear once"
+        )
+
+
+def _user_index(truth_users, pred_users, policy):
+    t = pd.Index(pd.unique(truth_users))
+    p = pd.Index(pd.unique(pred_users))
+    if policy == "truth":
+        idx = t
+    elif policy == "predictions":
+        idx = p
+    elif policy == "both":
+        idx = t.intersection(p, sort=False)
+    else:
+        idx = t.append(p[~p.isin(t)])
+    try:
+        return idx.sort_values()
+    except TypeError:  # ids of several types: keep the order of first appearance
+        return idx
+
+
+def from_frames(
+    truth,
+    predictions,
+    *,
+    user="user",
+    item="item",
+    score=None,
+    rank=None,
+    relevance=None,
+    users="truth",
+    n_items=None,
+    ties="expected",
+    retrieve_nonpositive=True,
+    score_dtype=None,
+):
+    """Ranking from long ``truth`` and ``predictions`` data frames.
+
+    Parameters
+    ----------
+    truth : pandas.DataFrame
+        One row per relevant (user, item) pair; with ``relevance=`` a column
+        of grades (>= 0; 0 = not relevant).
+    predictions : pandas.DataFrame
+        One row per predicted (user, item) pair, with a ``score`` column
+        (higher first) or a ``rank`` column (1 = first; distinct per user).
+    user, item : str
+        Column names of the ids (any hashable values; ``'1'`` and ``1`` are
+        different ids).
+    score, rank : str, optional
+        The column that orders each user's predictions. Give one of them;
+        without either, the column ``'score'`` is used.
+    relevance : str, optional
+        Column of ``truth`` with graded relevance (default: every row of
+        ``truth`` has gain 1).
+    users : {'truth', 'predictions', 'both', 'all'}, default 'truth'
+        Which users are evaluated (see the module docstring).
+    n_items : int or array-like, optional
+        Catalogue size per user, for AUC and true negatives. Default: the
+        user's predicted items plus its relevant items that were not
+        predicted (these are taken as tied below every prediction).
+    ties : str
+        Tie policy for equal scores (see :func:`recmetrics.from_scores`).
+    retrieve_nonpositive : bool
+        ``False``: relevant items scored ``<= 0`` are not retrieved.
+    score_dtype : {'float32', 'float64'}, optional
+        Compare the scores in this precision (trec_eval compares in single
+        precision); default: as given.
+
+    Returns
+    -------
+    Ranking
+        With ``user_ids`` set: the id of each user (row), sorted when the
+        ids can be sorted. Metric functions given it return per-user values
+        as a ``pandas.Series`` indexed by these ids.
+
+    Examples
+    --------
+    >>> truth = pd.DataFrame({"user": ["ann", "ann", "bob"], "item": [1, 3, 2]})
+    >>> predictions = pd.DataFrame({"user": ["ann"] * 3 + ["bob"] * 2,
+    ...                             "item": [1, 2, 3, 1, 2], "score": [0.9, 0.8, 0.7, 0.5, 0.4]})
+    >>> r = from_frames(truth, predictions)
+    >>> list(r.user_ids), r.ranks().tolist()
+    (['ann', 'bob'], [1.0, 3.0, 2.0])
+    """
+    from .ranking.scores import _entries_from_counts
+
+    for frame, name in ((truth, "truth"), (predictions, "predictions")):
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(
+                f"{name} must be a pandas DataFrame in the long format (one row per user-item "
+                f"pair) when the other argument is one, got {type(frame).__name__}"
+            )
+    check_choice(users, "users", FRAME_USERS)
+    if score is not None and rank is not None:
+        raise TypeError("give either score= or rank=, not both")
+    order_col, by_rank = (rank, True) if rank is not None else (score or "score", False)
+    t_user = _column(truth, user, "user", "truth")
+    t_item = _column(truth, item, "item", "truth")
+    p_user = _column(predictions, user, "user", "predictions")
+    p_item = _column(predictions, item, "item", "predictions")
+    what = "rank" if by_rank else "score"
+    values = _numbers(
+        _column(predictions, order_col, what, "predictions"), order_col, "predictions"
+    )
+    gains = (
+        np.ones(len(truth))
+        if relevance is None
+        else _numbers(
+            _column(truth, relevance, "relevance", "truth"), relevance, "truth", nonnegative=True
+        )
+    )
+    _no_duplicates(truth, user, item, "truth")
+    _no_duplicates(predictions, user, item, "predictions")
+
+    uids = _user_index(t_user, p_user, users)
+    if len(uids) == 0:
+        raise ValueError(f"no user to evaluate under users={users!r}")
+    n_users = len(uids)
+    tu = uids.get_indexer(t_user)
+    pu = uids.get_indexer(p_user)
+    items = pd.Index(pd.unique(pd.concat([t_item, p_item], ignore_index=True)))
+    ti = items.get_indexer(t_item).astype(np.int64)
+    pi = items.get_indexer(p_item).astype(np.int64)
+    keep_t = (tu >= 0) & (gains > 0)
+    tu, ti, gains = tu[keep_t].astype(np.int64), ti[keep_t], gains[keep_t]
+    keep_p = pu >= 0
+    pu, pi, values = pu[keep_p].astype(np.int64), pi[keep_p], values[keep_p]
+    n_ranked = np.bincount(pu, minlength=n_users).astype(np.float64)
+
+    # where each relevant pair sits among the predictions
+    n_it = np.int64(len(items))
+    p_key = pu * n_it + pi
+    t_key = tu * n_it + ti
+    p_order = np.argsort(p_key, kind="stable")
+    found_at = np.searchsorted(p_key[p_order], t_key)
+    found_at = np.minimum(found_at, max(p_key.shape[0] - 1, 0))
+    found = (
+        (p_key.shape[0] > 0) & (p_key[p_order][found_at] == t_key)
+        if p_key.shape[0]
+        else np.zeros(t_key.shape[0], dtype=bool)
+    )
+    row = np.where(found, p_order[found_at], -1) if p_key.shape[0] else np.full(t_key.shape[0], -1)
+    unlisted = np.bincount(tu[~found], minlength=n_users).astype(np.float64)
+    if n_items is None:
+        cat = n_ranked + unlisted
+    else:
+        from ._validation import check_n_items
+
+        cat = check_n_items(n_items, n_users)
+        short = cat < n_ranked + unlisted
+        if short.any():
+            u = int(np.argmax(short))
+            raise ValueError(
+                f"n_items={cat[u]:g} is smaller than what user {uids[u]!r} needs: {n_ranked[u]:g} "
+                f"predicted items plus {unlisted[u]:g} relevant items that were not predicted"
+            )
+
+    if by_rank:
+        if np.any(values != np.round(values)) or np.any(values < 1):
+            raise ValueError(f"predictions column {order_col!r} must hold integer ranks >= 1")
+        dup = pd.Series(pu * np.int64(2**31) + values.astype(np.int64)).duplicated().to_numpy()
+        if dup.any():
+            raise ValueError(
+                f"predictions give two items the rank {values[dup][0]:g} for user "
+                f"{uids[pu[dup][0]]!r}; ranks must be distinct within a user"
+            )
+        longest = np.zeros(n_users)
+        np.maximum.at(longest, pu, values)
+        n_ranked = np.maximum(n_ranked, longest)
+        rank_of = np.where(found, values[np.maximum(row, 0)], np.inf)
+        r = _deterministic(tu, gains, rank_of, n_users, n_ranked, cat)
+        return replace(r, user_ids=uids)
+
+    # scores: the items above each prediction, those tied with it, and (for
+    # trec_eval's order) the tied ones with a larger id in string order
+    as_text = items.astype(str).to_numpy()
+    text_rank = np.argsort(np.argsort(as_text, kind="stable"), kind="stable")
+    skey = text_rank[pi]
+    order = np.lexsort((-skey, -values, pu))
+    su, sv = pu[order], values[order]
+    user_start = np.searchsorted(su, su, side="left")
+    new_group = np.r_[True, (su[1:] != su[:-1]) | (sv[1:] != sv[:-1])]
+    group_id = np.cumsum(new_group) - 1
+    group_start = np.flatnonzero(new_group)[group_id]
+    group_size = np.bincount(group_id)[group_id]
+    greater = np.empty(order.shape[0])
+    equal = np.empty(order.shape[0])
+    after = np.empty(order.shape[0])
+    greater[order] = group_start - user_start
+    equal[order] = group_size
+    after[order] = np.arange(order.shape[0]) - group_start
+    safe = np.maximum(row, 0)
+    s = np.where(found, values[safe], -np.inf)
+    dropped = ~found
+    if not retrieve_nonpositive:
+        dropped = dropped | (s <= 0)
+    r = _entries_from_counts(
+        ru=tu,
+        rc=ti,
+        rg=gains,
+        s=s,
+        greater=np.where(found, greater[safe], 0.0),
+        equal=np.where(found, equal[safe], 1.0),
+        eq_after=np.where(found, after[safe], 0.0),
+        ties=ties,
+        dropped=dropped,
+        n_users=n_users,
+        n_ranked=n_ranked,
+        n_items=cat,
+    )
+    return replace(r, user_ids=uids)
