@@ -1,0 +1,35 @@
+"""Constants and helpers shared by the Top-N metrics."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._inputs import as_ranking
+from .._validation import check_k
+
+AP_DENOMINATORS = ("relevant", "min", "k", "hits")
+RECALL_DENOMINATORS = ("relevant", "min")
+AP_TIES = ("policy", "group_end")
+
+
+def _rank(a, b, ranks, n_items, mask, ties, k, *, k_required=False):
+    k = check_k(k, allow_none=not k_required)
+    r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    return r, single, k
+
+
+def _cutoff_size(r, k):
+    """Number of recommendation slots: k, or the whole ranking when k is None."""
+    if k is None:
+        if np.any(~np.isfinite(r.n_ranked)):
+            raise ValueError(
+                "k is required when the length of the ranking is unknown (ranks without n_items)"
+            )
+        return r.n_ranked
+    return np.full(r.n_users, float(k))
+
+
+def _ratio(num, den):
+    """``num / den``, and 0 where ``den`` is 0 (an empty list retrieves nothing)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
