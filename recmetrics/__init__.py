@@ -16,7 +16,7 @@ The flow of the package, from input to consumers:
   (:mod:`recmetrics.sampled`).
 """
 
-from . import conventions, models, split
+from . import conventions, models, split, stats
 from ._frames import from_frames
 from .datasets import movielens, synthetic_ratings
 from .evaluate import compare_conventions, evaluate
@@ -114,4 +114,6 @@ __all__ = [
     "synthetic_ratings",
     "split",
     "models",
+    # statistics
+    "stats",
 ]
