@@ -56,7 +56,12 @@ def _train_matrix(train):
 
 def _implicit():
     try:
-        import implicit  # noqa: F401
+        with warnings.catch_warnings():
+            # implicit imports tqdm.auto, which warns in notebooks without ipywidgets
+            warnings.filterwarnings("ignore", message="IProgress not found")
+            import implicit  # noqa: F401
+            import implicit.cpu.als  # noqa: F401
+            import implicit.nearest_neighbours  # noqa: F401
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError(
             "this model needs the 'implicit' package: pip install 'recmetrics-book[data]' "
