@@ -128,6 +128,7 @@ def test_metrics_share_resamples_and_frames_give_tables():
 
 def test_adjustments_equal_statsmodels_and_scipy():
     p = np.random.default_rng(7).random(25) ** 2
+    p[3] = p[4]  # a tie
     assert np.allclose(stats.adjust_pvalues(p, "holm"), multipletests(p, method="holm")[1])
     assert np.allclose(
         stats.adjust_pvalues(p, "bonferroni"), multipletests(p, method="bonferroni")[1]
@@ -140,6 +141,13 @@ def test_adjustments_equal_statsmodels_and_scipy():
         stats.adjust_pvalues([0.1, 1.5])
     with pytest.raises(ValueError, match="method must be one of"):
         stats.adjust_pvalues([0.1], method="fdr")
+
+
+def test_power_for_many_user_counts():
+    """Every n works, also where statsmodels' fallback root finder returns an array."""
+    sd = 0.18
+    values = [stats.detectable_difference(n, sd) for n in (50, 92, 120, 656, 876, 1179, 1326, 3000)]
+    assert all(isinstance(v, float) for v in values) and values == sorted(values, reverse=True)
 
 
 def test_power_is_consistent_with_statsmodels():
