@@ -27,34 +27,15 @@ import argparse
 import json
 import os
 import platform
-import time
 import warnings
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import scipy
+from _timing import best_of, cpu_model
 
 import recmetrics as rm
-
-
-def best_of(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
-def cpu_model():
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main():

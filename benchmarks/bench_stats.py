@@ -15,33 +15,14 @@ import datetime
 import json
 import os
 import platform
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _timing import best_of, cpu_model
 from scipy import stats as sps
 
 from recmetrics import stats
-
-
-def processor():
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
-
-
-def best_of(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main():
@@ -100,7 +81,7 @@ def main():
         "benchmark": "stats",
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": {
-            "processor": processor(),
+            "processor": cpu_model(),
             "cpus": os.cpu_count(),
             "python": platform.python_version(),
             "load average": os.getloadavg(),
