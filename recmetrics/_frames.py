@@ -32,8 +32,9 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ._validation import check_choice
+from ._validation import check_choice, check_n_items
 from .ranking._representation import _deterministic
+from .ranking.scores import _entries_from_counts
 
 __all__ = ["FRAME_USERS", "from_frames", "is_frame_input"]
 
@@ -164,8 +165,6 @@ def from_frames(
     >>> list(r.user_ids), r.ranks().tolist()
     (['ann', 'bob'], [1.0, 3.0, 2.0])
     """
-    from .ranking.scores import _entries_from_counts
-
     for frame, name in ((truth, "truth"), (predictions, "predictions")):
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(
@@ -226,8 +225,6 @@ def from_frames(
     if n_items is None:
         cat = n_ranked + unlisted
     else:
-        from ._validation import check_n_items
-
         cat = check_n_items(n_items, n_users)
         short = cat < n_ranked + unlisted
         if short.any():

@@ -59,6 +59,18 @@ class MetricSpec:
     rank_cutoff_required: bool = False
 
 
+# precision and recall are offered by the same libraries with the same cutoff rules
+_PRECISION_RECALL_PRESETS = {
+    "trec_eval": "k",
+    "ranx": "both",
+    "torchmetrics": "both",
+    "recbole": "k",
+    "recommenders": "k",
+    "spark": "k",
+    "rectools": "k",
+    "lenskit": "both",
+}
+
 REGISTRY: dict[str, MetricSpec] = {
     spec.name: spec
     for spec in (
@@ -67,16 +79,7 @@ REGISTRY: dict[str, MetricSpec] = {
             precision,
             aliases=("p", "prec"),
             rank_cutoff_required=True,
-            presets={
-                "trec_eval": "k",
-                "ranx": "both",
-                "torchmetrics": "both",
-                "recbole": "k",
-                "recommenders": "k",
-                "spark": "k",
-                "rectools": "k",
-                "lenskit": "both",
-            },
+            presets=_PRECISION_RECALL_PRESETS,
         ),
         MetricSpec(
             "recall",
@@ -84,16 +87,7 @@ REGISTRY: dict[str, MetricSpec] = {
             aliases=("r",),
             keywords=("recall_denominator",),
             rank_cutoff_required=True,
-            presets={
-                "trec_eval": "k",
-                "ranx": "both",
-                "torchmetrics": "both",
-                "recbole": "k",
-                "recommenders": "k",
-                "spark": "k",
-                "rectools": "k",
-                "lenskit": "both",
-            },
+            presets=_PRECISION_RECALL_PRESETS,
         ),
         MetricSpec(
             "f1",

@@ -25,6 +25,7 @@ __all__ = [
     "check_bool",
     "check_integers",
     "check_n_items",
+    "check_seed",
     "MAX_EXACT_INT",
 ]
 
@@ -302,3 +303,23 @@ def check_n_items(n_items, n_users: int) -> np.ndarray:
         )
     check_integers(arr.reshape(-1), "n_items", minimum=1)
     return np.broadcast_to(arr, (n_users,)).astype(np.float64)
+
+
+def check_seed(seed) -> np.random.Generator:
+    """A numpy Generator from ``seed``: a non-negative integer or a Generator (not a bool).
+
+    Examples
+    --------
+    >>> check_seed(0).integers(10) == check_seed(0).integers(10)
+    np.True_
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+        raise TypeError(
+            f"seed must be a non-negative integer or a numpy.random.Generator, got {seed!r} "
+            f"of type {type(seed).__name__}"
+        )
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    return np.random.default_rng(int(seed))

@@ -23,13 +23,11 @@ that rating-prediction metrics can be computed on a held-out test set.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import pandas as pd
 
 from ._docs import fill_doc
-from ._validation import check_fraction, check_k, check_positive_number
+from ._validation import check_fraction, check_k, check_positive_number, check_seed
 
 __all__ = ["movielens", "synthetic_ratings"]
 
@@ -39,19 +37,6 @@ LATENT_MEAN = 3.6
 ITEM_POPULARITY = 0.8
 #: Standard deviation of the log of the number of ratings per user.
 ACTIVITY_SPREAD = 1.0
-
-
-def _check_seed(seed) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
-        raise TypeError(
-            f"seed must be a non-negative integer or a numpy.random.Generator, got {seed!r} "
-            f"of type {type(seed).__name__}"
-        )
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed}")
-    return np.random.default_rng(int(seed))
 
 
 @fill_doc
@@ -184,7 +169,7 @@ def synthetic_ratings(
     item_sd = check_positive_number(item_sd, "item_sd", strict=False)
     noise_sd = check_positive_number(noise_sd, "noise_sd", strict=False)
     prediction_sd = check_positive_number(prediction_sd, "prediction_sd", strict=False)
-    rng = _check_seed(seed)
+    rng = check_seed(seed)
 
     b_user = rng.normal(0.0, user_sd, n_users)
     b_item = rng.normal(0.0, item_sd, n_items)

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ._validation import check_bool
+from ._validation import check_bool, check_seed
 
 __all__ = [
     "random_holdout",
@@ -86,12 +86,6 @@ def _check_no_duplicates(data, user, item, name):
             f"{name} holds the pair ({row[user]!r}, {row[item]!r}) twice; "
             "aggregate repeated interactions first (e.g. keep the last)"
         )
-
-
-def _rng(seed):
-    if isinstance(seed, (bool, np.bool_)) or not (isinstance(seed, numbers.Integral) and seed >= 0):
-        raise TypeError(f"seed must be a non-negative integer, got {seed!r}")
-    return np.random.default_rng(int(seed))
 
 
 def _within_user_position(codes, key):
@@ -159,7 +153,7 @@ def random_holdout(
     test_size : float or int, default 0.2
         A fraction in (0, 1) of each user's rows (rounded half up), or a
         count of rows per user.
-    seed : int, default 0
+    seed : int or numpy.random.Generator, default 0
         Seed of the random draw: the same seed gives the same split.
     min_train : int, default 1
         Rows each user keeps in the training data at least (a user with
@@ -193,7 +187,7 @@ def random_holdout(
     codes, _ = pd.factorize(data[user])
     n = np.bincount(codes)
     n_test = _test_count(n, test_size, min_train)
-    key = _rng(seed).random(codes.shape[0])
+    key = check_seed(seed).random(codes.shape[0])
     is_test = _within_user_position(codes, key) < n_test[codes]
     return _finish(data, is_test, user, item, drop_unseen)
 
@@ -330,12 +324,10 @@ def leave_last_out(
             "ties in time are broken by item id, so use one type"
         ) from None
     time_order = pd.factorize(data[time], sort=True)[0]
-    # position from the end: sort by (user, time descending, item descending)
-    order = np.lexsort((-item_order, -time_order, codes))
-    sorted_codes = codes[order]
-    first = np.searchsorted(sorted_codes, sorted_codes, side="left")
-    from_end = np.empty(codes.shape[0], dtype=np.int64)
-    from_end[order] = np.arange(codes.shape[0]) - first
+    # position from the end: the latest first, ties in time by item id descending
+    latest_first = np.empty(codes.shape[0], dtype=np.int64)
+    latest_first[np.lexsort((-item_order, -time_order))] = np.arange(codes.shape[0])
+    from_end = _within_user_position(codes, latest_first)
     is_test = from_end < n_test[codes]
     return _finish(data, is_test, user, item, drop_unseen)
 
@@ -382,7 +374,7 @@ def kfold(data, *, n_splits=5, by="interaction", seed=0, user="user", item="item
         raise ValueError(f"n_splits must be >= 2, got {n_splits}")
     if by not in ("interaction", "user"):
         raise ValueError(f"by must be 'interaction' or 'user', got {by!r}")
-    rng = _rng(seed)
+    rng = check_seed(seed)
     codes, uniques = pd.factorize(data[user])
     if by == "user":
         if len(uniques) < n_splits:
@@ -578,7 +570,7 @@ def sample_candidates(train, test, items, *, n_samples=100, seed=0, user="user",
     items = pd.Index(items)
     if not items.is_unique:
         raise ValueError("items must not repeat an id")
-    rng = _rng(seed)
+    rng = check_seed(seed)
     seen = pd.concat([train[[user, item]], test[[user, item]]])
     seen_cols = items.get_indexer(seen[item])
     if (seen_cols < 0).any():

@@ -51,7 +51,7 @@ import pandas as pd
 from scipy import special, stats
 
 from ._kernels import CHUNK_CELLS
-from ._validation import check_choice
+from ._validation import check_choice, check_seed
 
 __all__ = [
     "PAIRED_TESTS",
@@ -219,14 +219,6 @@ def _pairs_of(fa, fb, nan):
     return out
 
 
-def _seed_rng(seed):
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if isinstance(seed, (bool, np.bool_)) or not (isinstance(seed, numbers.Integral) and seed >= 0):
-        raise TypeError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")
-    return np.random.default_rng(int(seed))
-
-
 def _n_resamples(n):
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 1:
         raise ValueError(f"n_resamples must be an integer >= 1, got {n!r}")
@@ -322,7 +314,7 @@ def paired_test(
     check_choice(alternative, "alternative", _ALTERNATIVES)
     n_resamples = _n_resamples(n_resamples)
     fa, fb = _pair(a, b, missing)
-    rng = _seed_rng(seed)
+    rng = check_seed(seed)
     results = {}
     for col, (x, y) in _pairs_of(fa, fb, nan).items():
         d = x - y
@@ -493,7 +485,7 @@ def bootstrap_ci(
     ):
         raise ValueError(f"level must be a number in (0, 1), got {level!r}")
     n_resamples = _n_resamples(n_resamples)
-    rng = _seed_rng(seed)
+    rng = check_seed(seed)
     if b is None:
         fa, _ = _as_frame(a, "a")
         check_choice(nan, "nan", ("drop", "raise"))
