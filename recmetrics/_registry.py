@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from . import beyond
 from ._validation import check_k
 from .ndcg import cg, dcg, ndcg
 from .roc_auc import auc
@@ -23,6 +24,12 @@ __all__ = ["MetricSpec", "REGISTRY", "CUTOFF_RULES", "get", "parse", "names", "s
 
 # How a library offers a metric: only with a cutoff, only without, or both.
 CUTOFF_RULES = ("k", "none", "both")
+
+# What a metric is a function of: the ranking of the relevant items (one
+# value per user), the recommended lists (one value per user: novelty,
+# diversity, ...), or the lists of all users together (one value for the
+# catalogue: coverage, concentration).
+KINDS = ("ranking", "list", "catalogue")
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,15 @@ class MetricSpec:
     rank_cutoff_required : bool
         Whether the sampled metrics need ``@k`` for it (a function of one
         rank that is constant without a cutoff, like recall).
+    kind : {'ranking', 'list', 'catalogue'}
+        What the metric is a function of (see :data:`KINDS`): beyond-accuracy
+        metrics take the recommended lists instead of the ranking.
+    needs : tuple of str
+        The item data a beyond-accuracy metric takes from
+        :func:`recmetrics.evaluate` (``'popularity'``, ``'features'``,
+        ``'history'``, ``'n_items'``, ``'truth'``); a tuple of alternatives
+        is not used: a metric with several models (serendipity) names all
+        the data its default needs.
     """
 
     name: str
@@ -57,6 +73,8 @@ class MetricSpec:
     keywords: tuple[str, ...] = ()
     presets: Mapping[str, str] = field(default_factory=dict)
     rank_cutoff_required: bool = False
+    kind: str = "ranking"
+    needs: tuple[str, ...] = ()
 
 
 # precision and recall are offered by the same libraries with the same cutoff rules
@@ -157,6 +175,61 @@ REGISTRY: dict[str, MetricSpec] = {
         MetricSpec(
             "auc", auc, aliases=("roc_auc",), takes_cutoff=False, presets={"sklearn": "none"}
         ),
+        # beyond accuracy: functions of the recommended lists and item data
+        MetricSpec(
+            "coverage",
+            beyond.coverage,
+            aliases=("item_coverage", "catalog_coverage", "catalogue_coverage"),
+            kind="catalogue",
+            needs=("n_items",),
+        ),
+        MetricSpec(
+            "gini", beyond.gini, aliases=("gini_index",), kind="catalogue", needs=("n_items",)
+        ),
+        MetricSpec(
+            "entropy", beyond.entropy, aliases=("shannon_entropy",), kind="catalogue", needs=()
+        ),
+        MetricSpec(
+            "novelty",
+            beyond.novelty,
+            aliases=("self_information", "surprisal"),
+            kind="list",
+            needs=("popularity",),
+        ),
+        MetricSpec(
+            "arp",
+            beyond.average_popularity,
+            aliases=("average_popularity",),
+            kind="list",
+            needs=("popularity",),
+        ),
+        MetricSpec(
+            "aplt",
+            beyond.long_tail_share,
+            aliases=("long_tail_share", "long_tail"),
+            kind="list",
+            needs=("popularity",),
+        ),
+        MetricSpec(
+            "ild",
+            beyond.intra_list_diversity,
+            aliases=("intra_list_diversity", "diversity"),
+            kind="list",
+            needs=("features",),
+        ),
+        MetricSpec(
+            "serendipity",
+            beyond.serendipity,
+            kind="list",
+            needs=("truth", "popularity"),
+        ),
+        MetricSpec(
+            "calibration",
+            beyond.calibration,
+            aliases=("miscalibration", "calibration_kl"),
+            kind="list",
+            needs=("history", "features"),
+        ),
     )
 }
 
@@ -219,5 +292,10 @@ def parse(name: str) -> tuple[MetricSpec, int | None]:
 
 
 def supported_by(preset: str) -> dict[str, str]:
-    """Metric name -> cutoff rule, for every metric the library of ``preset`` provides."""
+    """Metric name -> cutoff rule, for every ranking metric the library of ``preset`` provides."""
     return {spec.name: spec.presets[preset] for spec in REGISTRY.values() if preset in spec.presets}
+
+
+def ranking_names() -> list[str]:
+    """Canonical names of the metrics that are functions of the ranking."""
+    return [name for name, spec in REGISTRY.items() if spec.kind == "ranking"]

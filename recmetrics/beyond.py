@@ -1,19 +1,24 @@
-"""Beyond accuracy: coverage, concentration, novelty, popularity and diversity of lists.
+"""Beyond accuracy: coverage, novelty, popularity, diversity, serendipity and calibration.
 
-These metrics look at the recommended lists themselves (and at item data:
-popularity from the training interactions, item features), not at whether
-the items were relevant. Libraries define them differently; every choice is a
-keyword here (issue 13 of the project; this module is its first part: the
-core definitions, vectorised over users).
+These metrics look at the recommended lists themselves and at item data
+(popularity in the training interactions, item features such as genres, the
+user's history), not only at whether the recommended items were relevant.
+Libraries give the same names to different quantities; every such choice is
+a keyword here, and :data:`PRESETS` reproduces the libraries' definitions.
+
+The flow is the package's: the lists are read once into flat arrays (item,
+owner, position), the item data into one matrix over the distinct
+recommended items, and every metric is a vectorised reduction over users
+(``np.bincount``, sparse products; no loop over users in Python).
 
 Recommended lists are given as
 
 * a list of lists of item ids (one ranked list per user, best first), or a
-  2-D array of item ids ``(n_users, k)``;
+  2-D integer or object array of item ids ``(n_users, length)``;
 * a long pandas DataFrame with ``user``, ``item`` and ``rank`` (1 = first) or
-  ``score`` columns, as :func:`recmetrics.from_frames` reads it;
+  ``score`` columns, as :func:`recmetrics.from_frames` reads predictions;
 
-and ``k`` cuts every list to its first ``k`` items.
+a score matrix becomes lists through :func:`top_k`.
 
 References
 ----------
@@ -27,6 +32,10 @@ References
 .. [5] M. Kaminskas and D. Bridge. Diversity, Serendipity, Novelty, and
    Coverage: A Survey and Empirical Analysis of Beyond-Accuracy Objectives in
    Recommender Systems. ACM TiiS 7(1), 2016.
+.. [6] M. Ge, C. Delgado-Battenfeld and D. Jannach. Beyond accuracy:
+   evaluating recommender systems by coverage and serendipity. RecSys 2010.
+.. [7] C.-N. Ziegler, S. M. McNee, J. A. Konstan and G. Lausen. Improving
+   recommendation lists through topic diversification. WWW 2005.
 """
 
 from __future__ import annotations
@@ -36,186 +45,511 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
-from ._kernels import CHUNK_CELLS
-from ._validation import check_choice, check_k, check_unique_items
+from ._docs import fill_doc
+from ._kernels import CHUNK_CELLS, jaccard_pair_sums
+from ._validation import (
+    as_numeric_array,
+    check_bool,
+    check_choice,
+    check_fraction,
+    check_k,
+    check_positive_number,
+    check_unique_items,
+)
 
 __all__ = [
+    "top_k",
     "coverage",
+    "user_coverage",
     "gini",
     "entropy",
     "novelty",
     "average_popularity",
     "long_tail_share",
     "intra_list_diversity",
+    "serendipity",
+    "calibration",
 ]
 
-_DISTANCES = ("jaccard", "cosine")
+_DISTANCES = ("jaccard", "cosine", "precomputed")
+
+
+# --------------------------------------------------------------------------
+# from scores to lists
+def top_k(y_score, k, *, mask=None):
+    """The ``k`` best-scored items of each row of a score matrix, as column indices.
+
+    Ties are broken by the lower column first, on every machine (the
+    selection never depends on a sorting algorithm's order of equal
+    values). Masked items (e.g. each user's training items) are never
+    selected.
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n_users, n_items)
+        Scores, larger is better; finite.
+    k : int
+        Length of every list.
+    mask : array-like or scipy.sparse matrix of shape (n_users, n_items), optional
+        Items to exclude (non-zero entries).
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_users, k)
+        Column indices, best first.
+
+    Raises
+    ------
+    ValueError
+        If a row has fewer than ``k`` items left after the mask, or the
+        scores are not finite.
+
+    See Also
+    --------
+    intra_list_diversity, novelty : Metrics of the lists.
+
+    References
+    ----------
+    .. [1] F. McSherry and M. Najork. Computing information retrieval
+       performance measures efficiently in the presence of tied scores.
+       ECIR 2008 (ties in rankings).
+
+    Examples
+    --------
+    >>> top_k([[0.1, 0.9, 0.5, 0.9]], 3)
+    array([[1, 3, 2]])
+    >>> top_k([[0.1, 0.9, 0.5, 0.9]], 2, mask=[[0, 1, 0, 0]])
+    array([[3, 2]])
+    """
+    S = as_numeric_array(y_score, "y_score", ndim=2)
+    n_users, n_items = S.shape
+    k = check_k(k)
+    if k > n_items:
+        raise ValueError(f"k={k} is larger than the {n_items} items (columns of y_score)")
+    if mask is not None:
+        M = mask.tocsr() if sp.issparse(mask) else sp.csr_matrix(np.asarray(mask) != 0)
+        if M.shape != S.shape:
+            raise ValueError(f"mask has shape {M.shape}, y_score has shape {S.shape}")
+    out = np.empty((n_users, k), dtype=np.int64)
+    step = max(1, CHUNK_CELLS // max(n_items, 1))
+    for lo in range(0, n_users, step):
+        s = S[lo : lo + step].copy()
+        if mask is not None:
+            s[M[lo : lo + step].toarray() != 0] = -np.inf
+            short = np.isneginf(s).sum(axis=1) > n_items - k
+            if short.any():
+                row = lo + int(np.argmax(short))
+                raise ValueError(
+                    f"row {row} of y_score has fewer than k={k} items outside the mask; lower k"
+                )
+        # the k-th largest value of each row; everything above it is in, and
+        # the tied values at it are taken in column order
+        kth = -np.partition(-s, k - 1, axis=1)[:, k - 1 : k]
+        above = s > kth
+        tied = (s == kth) & (np.cumsum(s == kth, axis=1) <= k - above.sum(axis=1, keepdims=True))
+        c = np.nonzero(above | tied)[1].reshape(-1, k)
+        # c increases along each row (np.nonzero's order): a stable sort on
+        # decreasing scores keeps equal scores in column order
+        order = np.argsort(-np.take_along_axis(s, c, axis=1), axis=1, kind="stable")
+        out[lo : lo + s.shape[0]] = np.take_along_axis(c, order, axis=1)
+    return out
 
 
 # --------------------------------------------------------------------------
 # reading recommended lists
-def _lists(recommended, k=None, *, user="user", item="item", rank=None, score=None):
-    """Flatten lists to ``(items, owner, position, n_users, user_ids)``; positions are 1-based."""
+class _Lists:
+    """Recommended lists, flattened: entry ``e`` is item ``code[e]`` at ``pos[e]`` of ``owner[e]``.
+
+    ``items`` holds the distinct item ids (``code`` indexes it), ``user_ids``
+    the users' ids (a pandas Index; positions for lists and arrays).
+    """
+
+    __slots__ = ("code", "owner", "pos", "items", "n_users", "user_ids", "from_frame")
+
+    def __init__(self, code, owner, pos, items, user_ids, from_frame):
+        self.code, self.owner, self.pos, self.items = code, owner, pos, items
+        self.user_ids, self.n_users, self.from_frame = user_ids, len(user_ids), from_frame
+
+    def padded(self):
+        """``(n_users, width)`` item codes by position, ``-1`` where a list is shorter."""
+        width = int(self.pos.max()) if self.pos.size else 0
+        out = np.full((self.n_users, width), -1, dtype=np.int64)
+        out[self.owner, self.pos - 1] = self.code
+        return out
+
+    def per_user(self, values, per_user, *, counts=None):
+        """Mean of ``values`` (one per entry) per user, or its mean over users."""
+        sums = np.bincount(self.owner, weights=values, minlength=self.n_users)
+        if counts is None:
+            counts = np.bincount(self.owner, minlength=self.n_users)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per = sums / counts
+        return self.finish(per, per_user)
+
+    def finish(self, per, per_user):
+        if per_user:
+            return pd.Series(per, index=self.user_ids) if self.from_frame else per
+        ok = ~np.isnan(per)
+        return float(np.mean(per[ok])) if ok.any() else float("nan")
+
+
+def _read_lists(recommended, k=None, *, user="user", item="item", rank=None, score=None):
+    """Read ``recommended`` (any accepted form) into :class:`_Lists`, cut at ``k``."""
+    if isinstance(recommended, _Lists):
+        if k is None:
+            return recommended
+        keep = recommended.pos <= k
+        r = recommended
+        return _Lists(r.code[keep], r.owner[keep], r.pos[keep], r.items, r.user_ids, r.from_frame)
     k = check_k(k, allow_none=True)
     if isinstance(recommended, pd.DataFrame):
-        for col in (user, item):
-            if col not in recommended.columns:
-                raise ValueError(f"recommended has no column {col!r}")
-        if rank is None and score is None:
-            score = "score" if "score" in recommended.columns else None
-            rank = "rank" if score is None else None
-        key = rank if rank is not None else score
-        if key is None or key not in recommended.columns:
-            raise ValueError(
-                "recommended needs a 'rank' or 'score' column (or pass rank= / score=)"
-            )
-        if recommended.duplicated(subset=[user, item]).any():
-            raise ValueError("recommended holds a (user, item) pair twice")
-        codes, uids = pd.factorize(recommended[user], sort=False)
-        order_key = recommended[key].to_numpy(dtype=np.float64)
-        order_key = order_key if rank is not None else -order_key
-        order = np.lexsort((recommended[item].factorize()[0], order_key, codes))
-        su = codes[order]
-        first = np.searchsorted(su, su, side="left")
-        pos = np.arange(su.shape[0]) - first + 1
-        items = recommended[item].to_numpy()[order]
-        keep = pos <= (np.inf if k is None else k)
-        return items[keep], su[keep], pos[keep], len(uids), pd.Index(uids)
+        return _read_frame(recommended, k, user, item, rank, score)
     if isinstance(recommended, np.ndarray) and recommended.ndim == 2:
+        if recommended.dtype.kind in "fc" or recommended.dtype == bool:
+            raise TypeError(
+                "recommended is a 2-D array of floats or booleans; it must hold item ids "
+                "(integers or strings). For a score matrix, use recmetrics.beyond.top_k first"
+            )
         rec = recommended[:, :k] if k is not None else recommended
         n_users, width = rec.shape
-        owner = np.repeat(np.arange(n_users), width)
-        pos = np.tile(np.arange(1, width + 1), n_users)
-        for u in range(n_users) if rec.dtype == object else ():
-            check_unique_items(list(rec[u]), f"recommended[{u}]")
-        if rec.dtype != object:
+        if rec.dtype == object:
+            for u in range(n_users):
+                check_unique_items(list(rec[u]), f"recommended[{u}]")
+        elif width > 1:
             srt = np.sort(rec, axis=1)
-            if width > 1 and (srt[:, 1:] == srt[:, :-1]).any():
-                raise ValueError("a recommended list repeats an item")
-        return rec.ravel(), owner, pos, n_users, None
-    if isinstance(recommended, (str, bytes)) or not hasattr(recommended, "__len__"):
-        raise TypeError("recommended must be lists of item ids, a 2-D array or a long DataFrame")
-    flat, owner, pos = [], [], []
+            dup = (srt[:, 1:] == srt[:, :-1]).any(axis=1)
+            if dup.any():
+                raise ValueError(f"recommended[{int(np.argmax(dup))}] repeats an item")
+        code, items = pd.factorize(rec.ravel())
+        owner = np.repeat(np.arange(n_users, dtype=np.int64), width)
+        pos = np.tile(np.arange(1, width + 1, dtype=np.int64), n_users)
+        return _Lists(code.astype(np.int64), owner, pos, items, pd.RangeIndex(n_users), False)
+    if isinstance(recommended, (str, bytes, set, frozenset, Mapping)) or not hasattr(
+        recommended, "__len__"
+    ):
+        raise TypeError(
+            "recommended must be a list of ranked lists of item ids, a 2-D array of item ids "
+            f"or a long DataFrame, got {type(recommended).__name__}"
+        )
+    if len(recommended) == 0:
+        raise ValueError("recommended is empty")
+    flat, lengths = [], []
     for u, lst in enumerate(recommended):
         if isinstance(lst, (str, bytes, set, frozenset, Mapping)) or not hasattr(lst, "__len__"):
-            raise TypeError(f"recommended[{u}] must be a ranked list of item ids")
+            raise TypeError(
+                f"recommended[{u}] must be a ranked list of item ids, got {type(lst).__name__}"
+            )
         lst = list(lst)[:k] if k is not None else list(lst)
         check_unique_items(lst, f"recommended[{u}]")
         flat.extend(lst)
-        owner.extend([u] * len(lst))
-        pos.extend(range(1, len(lst) + 1))
-    if not recommended:
-        raise ValueError("recommended is empty")
-    items = np.empty(len(flat), dtype=object)
-    items[:] = flat
-    return items, np.asarray(owner, dtype=np.int64), np.asarray(pos), len(recommended), None
+        lengths.append(len(lst))
+    arr = np.empty(len(flat), dtype=object)
+    arr[:] = flat
+    code, items = pd.factorize(arr)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    start = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    pos = np.arange(owner.shape[0], dtype=np.int64) - start + 1
+    return _Lists(code.astype(np.int64), owner, pos, items, pd.RangeIndex(len(lengths)), False)
 
 
-def _per_user_mean(values, owner, n_users, user_ids, per_user):
-    sums = np.bincount(owner, weights=values, minlength=n_users)
-    counts = np.bincount(owner, minlength=n_users)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        per = sums / counts
-    if per_user:
-        return per if user_ids is None else pd.Series(per, index=user_ids)
-    ok = counts > 0
-    return float(np.mean(per[ok])) if ok.any() else float("nan")
-
-
-def _popularity(popularity, n_interactions=None):
-    """Item -> count (a Series) from a Series/dict of counts or a training DataFrame."""
-    if isinstance(popularity, pd.DataFrame):
-        if "item" not in popularity.columns:
+def _read_frame(frame, k, user, item, rank, score):
+    for col in (user, item):
+        if col not in frame.columns:
+            raise ValueError(f"recommended has no column {col!r}")
+    if rank is not None and score is not None:
+        raise TypeError("pass rank= or score=, not both")
+    if rank is None and score is None:
+        if "rank" in frame.columns:
+            rank = "rank"
+        elif "score" in frame.columns:
+            score = "score"
+        else:
             raise ValueError(
-                "a popularity DataFrame must have an 'item' column (training interactions)"
+                "recommended needs a 'rank' or 'score' column (or pass rank= / score=)"
             )
-        counts = popularity["item"].value_counts()
-        users = popularity["user"].nunique() if "user" in popularity.columns else len(popularity)
-        return counts.astype(np.float64), float(users)
-    if isinstance(popularity, Mapping):
-        popularity = pd.Series(popularity)
-    if not isinstance(popularity, pd.Series):
-        raise TypeError(
-            "popularity must be a Series or dict item -> count, or a training DataFrame"
+    key = rank if rank is not None else score
+    if key not in frame.columns:
+        raise ValueError(f"recommended has no column {key!r}")
+    if len(frame) == 0:
+        raise ValueError("recommended is empty")
+    if frame[[user, item]].isna().any().any():
+        raise ValueError(f"recommended has a missing {user!r} or {item!r}")
+    if frame.duplicated(subset=[user, item]).any():
+        raise ValueError("recommended holds a (user, item) pair twice")
+    value = as_numeric_array(frame[key].to_numpy(), f"recommended[{key!r}]", ndim=1)
+    ucode, uids = pd.factorize(frame[user], sort=False)
+    icode, items = pd.factorize(frame[item], sort=False)
+    # best first: by rank, or by decreasing score; equal values by item id
+    # order of first appearance is not used: ties go by the items' codes in
+    # sorted id order, so the result does not depend on the row order
+    id_order = np.argsort(np.argsort(items.to_numpy(), kind="stable"), kind="stable")
+    order = np.lexsort((id_order[icode], value if rank is not None else -value, ucode))
+    owner = ucode[order].astype(np.int64)
+    first = np.searchsorted(owner, owner, side="left")
+    pos = np.arange(owner.shape[0], dtype=np.int64) - first + 1
+    code = icode[order].astype(np.int64)
+    if k is not None:
+        keep = pos <= k
+        code, owner, pos = code[keep], owner[keep], pos[keep]
+    return _Lists(code, owner, pos, items, pd.Index(uids, name=user), True)
+
+
+def _user_rows(data, lists, name, *, user="user", item="item", weight=None):
+    """Per-user item collections (truth, history) aligned with the users of ``lists``.
+
+    Returns ``(owner, item_ids, weights)``: entry ``e`` says that user
+    ``owner[e]`` (a position in ``lists.user_ids``) has ``item_ids[e]``.
+    A DataFrame is matched on the user ids (rows of other users are
+    ignored); a sequence of collections must have one per list.
+    """
+    if isinstance(data, pd.DataFrame):
+        for col in (user, item) + ((weight,) if weight is not None else ()):
+            if col not in data.columns:
+                raise ValueError(f"{name} has no column {col!r}")
+        ids = data[user]
+        if not lists.from_frame:
+            ids = ids.to_numpy()
+            if ids.dtype.kind not in "iu":
+                raise TypeError(
+                    f"{name} is a DataFrame but the lists are not: its {user!r} column must "
+                    "hold list positions (integers 0, 1, ...)"
+                )
+        owner = lists.user_ids.get_indexer(ids)
+        keep = owner >= 0
+        w = (
+            np.ones(int(keep.sum()))
+            if weight is None
+            else as_numeric_array(
+                data[weight].to_numpy()[keep], f"{name}[{weight!r}]", ndim=1, nonnegative=True
+            )
         )
-    if popularity.dtype.kind not in "iuf" or (popularity < 0).any():
-        raise ValueError("popularity counts must be numbers >= 0")
-    if n_interactions is None:
+        return owner[keep].astype(np.int64), data[item].to_numpy()[keep], w
+    if sp.issparse(data):
+        if lists.from_frame:
+            raise TypeError(
+                f"{name} is a sparse matrix (rows are list positions) but the lists are a "
+                "DataFrame of user ids: pass a long DataFrame (user, item)"
+            )
+        coo = data.tocoo()
+        if coo.shape[0] != lists.n_users:
+            raise ValueError(f"{name} has {coo.shape[0]} rows for {lists.n_users} lists")
+        keep = coo.data != 0
+        w = coo.data[keep].astype(np.float64) if weight == "values" else np.ones(int(keep.sum()))
+        return coo.row[keep].astype(np.int64), coo.col[keep].astype(np.int64), w
+    if weight is not None:
+        raise TypeError(f"weight columns apply only when {name} is a DataFrame")
+    if isinstance(data, (str, bytes, set, frozenset, Mapping)) or not hasattr(data, "__len__"):
         raise TypeError(
-            "with counts, pass n_users= (the number of training users) so that the "
-            "popularity of an item is the fraction of users who interacted with it"
+            f"{name} must be a long DataFrame (user, item) or one collection of items per list"
         )
-    return popularity.astype(np.float64), float(n_interactions)
+    if len(data) != lists.n_users:
+        raise ValueError(f"{name} has {len(data)} entries for {lists.n_users} recommended lists")
+    owner, flat = [], []
+    for u, coll in enumerate(data):
+        if isinstance(coll, (str, bytes)) or not hasattr(coll, "__iter__"):
+            raise TypeError(f"{name}[{u}] must be a collection of item ids")
+        coll = list(coll)
+        flat.extend(coll)
+        owner.extend([u] * len(coll))
+    arr = np.empty(len(flat), dtype=object)
+    arr[:] = flat
+    return np.asarray(owner, dtype=np.int64), arr, np.ones(len(flat))
+
+
+# --------------------------------------------------------------------------
+# presets: the libraries' definitions as keyword values
+PRESETS: dict[str, dict[str, dict]] = {}
+"""Library -> metric -> keywords (filled below the metric functions)."""
+
+
+def _resolve(metric, convention, passed, defaults):
+    """Values of the keywords: passed, else the preset's, else the default."""
+    preset = {}
+    if convention is not None:
+        check_choice(convention, "convention", tuple(PRESETS))
+        if metric not in PRESETS[convention]:
+            have = ", ".join(sorted(PRESETS[convention])) or "none"
+            raise ValueError(
+                f"convention={convention!r} has no {metric} (the library's metrics of this "
+                f"family here: {have})"
+            )
+        preset = PRESETS[convention][metric]
+    out = {}
+    for key, default in defaults.items():
+        value = passed.get(key)
+        if key in preset:
+            if value is not None and not _same(value, preset[key]):
+                raise ValueError(
+                    f"convention={convention!r} sets {key}={preset[key]!r} for {metric}, "
+                    f"but {key}={value!r} was passed; drop one of them"
+                )
+            value = preset[key]
+        out[key] = default if value is None else value
+    return out
+
+
+def _same(a, b):
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return a is b
 
 
 # --------------------------------------------------------------------------
 # catalogue coverage and concentration
-def _exposure(recommended, k, n_items, discount):
-    items, owner, pos, _, _ = _lists(recommended, k)
+def _check_n_items(n_items, n_distinct, required=True):
+    if n_items is None:
+        if required:
+            raise TypeError("n_items (the catalogue size) is required")
+        return None
+    if isinstance(n_items, (bool, np.bool_)) or not isinstance(n_items, numbers.Integral):
+        raise TypeError(f"n_items must be an integer, got {n_items!r}")
+    if n_items < n_distinct:
+        raise ValueError(
+            f"n_items={n_items} is smaller than the {n_distinct} distinct recommended items"
+        )
+    return int(n_items)
+
+
+def _exposure(lists, discount):
+    """Exposure of each distinct recommended item: 1 per slot, or 1/log2(position + 1)."""
     check_choice(discount, "discount", ("none", "log"))
-    w = np.ones(pos.shape[0]) if discount == "none" else 1.0 / np.log2(pos + 1.0)
-    exp = pd.Series(w).groupby(items).sum()
-    if n_items is not None:
-        if isinstance(n_items, (bool, np.bool_)) or not isinstance(n_items, numbers.Integral):
-            raise TypeError(f"n_items must be an integer, got {n_items!r}")
-        if n_items < len(exp):
-            raise ValueError(
-                f"n_items={n_items} is smaller than the {len(exp)} distinct recommended items"
-            )
-    return exp.to_numpy(), n_items
+    w = None if discount == "none" else 1.0 / np.log2(lists.pos + 1.0)
+    exp = np.bincount(lists.code, weights=w, minlength=len(lists.items))
+    return exp[exp > 0]
 
 
-def coverage(recommended, *, n_items, k=None):
+@fill_doc
+def coverage(recommended, *, n_items, k=None, min_exposure=1):
     """Catalogue coverage: the fraction of the catalogue recommended to at least one user.
 
-    .. math:: \\mathrm{Coverage@}k = \\frac{|\\bigcup_u L_u^{(k)}|}{|I|}
+    .. math:: \\mathrm{Coverage@}k = \\frac{|\\{i \\in I : e_i \\ge t\\}|}{|I|}
+
+    where ``e_i`` is the number of top-``k`` lists that hold ``i`` and ``t``
+    is ``min_exposure`` (1: item coverage as in Elliot, RecBole,
+    Microsoft Recommenders' ``catalog_coverage``; Ge et al. 2010).
 
     Parameters
     ----------
-    recommended : lists, 2-D array or DataFrame
-        The recommended lists (see the module docstring).
+    %(recommended)s
     n_items : int
         Catalogue size ``|I|``.
-    k : int, optional
-        Cut every list at ``k``.
+    %(beyond_k)s
+    min_exposure : int, default 1
+        Count an item as covered only if at least this many lists hold it.
 
     Returns
     -------
     float
 
+    See Also
+    --------
+    gini, entropy : How evenly the exposure is spread.
+    user_coverage : The share of users who get a list.
+
+    References
+    ----------
+    .. [1] M. Ge, C. Delgado-Battenfeld and D. Jannach. Beyond accuracy:
+       evaluating recommender systems by coverage and serendipity. RecSys 2010.
+
     Examples
     --------
     >>> coverage([["a", "b"], ["a", "c"]], n_items=10)
     0.3
+    >>> coverage([["a", "b"], ["a", "c"]], n_items=10, min_exposure=2)
+    0.1
     """
-    exp, n = _exposure(recommended, k, n_items, "none")
-    return float(exp.shape[0] / n)
+    lists = _read_lists(recommended, k)
+    min_exposure = check_k(min_exposure, "min_exposure")
+    exp = np.bincount(lists.code, minlength=len(lists.items))
+    n = _check_n_items(n_items, int((exp > 0).sum()))
+    return float((exp >= min_exposure).sum() / n)
 
 
+@fill_doc
+def user_coverage(recommended, *, n_users, k=None, min_length=1):
+    """User coverage: the fraction of users who receive a list of at least ``min_length`` items.
+
+    .. math:: \\mathrm{UserCov} = \\frac{|\\{u : |L_u^{(k)}| \\ge t\\}|}{|U|}
+
+    A model that cannot score cold users, or a filter that removes most
+    candidates, leaves users with short or empty lists; this counts them.
+
+    Parameters
+    ----------
+    %(recommended)s
+    n_users : int
+        The number of users who should have received a list (users absent
+        from ``recommended`` count as uncovered).
+    %(beyond_k)s
+    min_length : int, default 1
+        The shortest list that counts (``k`` for "a full list").
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    coverage : The share of the catalogue that is recommended.
+
+    References
+    ----------
+    .. [1] M. Ge, C. Delgado-Battenfeld and D. Jannach. Beyond accuracy:
+       evaluating recommender systems by coverage and serendipity. RecSys 2010.
+
+    Examples
+    --------
+    >>> user_coverage([["a", "b"], ["c"], []], n_users=4)
+    0.5
+    >>> user_coverage([["a", "b"], ["c"], []], n_users=4, min_length=2)
+    0.25
+    """
+    lists = _read_lists(recommended, k)
+    min_length = check_k(min_length, "min_length")
+    if isinstance(n_users, (bool, np.bool_)) or not isinstance(n_users, numbers.Integral):
+        raise TypeError(f"n_users must be an integer, got {n_users!r}")
+    if n_users < lists.n_users:
+        raise ValueError(f"n_users={n_users} is smaller than the {lists.n_users} lists given")
+    lengths = np.bincount(lists.owner, minlength=lists.n_users)
+    return float((lengths >= min_length).sum() / n_users)
+
+
+@fill_doc
 def gini(recommended, *, n_items, k=None, discount="none"):
     """Gini index of the exposure of the catalogue's items (0 = equal, towards 1 = concentrated).
 
     .. math:: G = \\frac{\\sum_{j=1}^{n} (2j - n - 1)\\, x_{(j)}}{n \\sum_j x_j}
 
     with ``x_(1) <= ... <= x_(n)`` the exposures of all ``n = n_items``
-    items, never-recommended items counting 0.
+    items, never-recommended items counting 0 (as Elliot's ``Gini`` and
+    RecBole's ``GiniIndex`` do).
 
     Parameters
     ----------
-    recommended : lists, 2-D array or DataFrame
-        The recommended lists.
+    %(recommended)s
     n_items : int
         Catalogue size (items never recommended count with exposure 0).
-    k : int, optional
-        Cut every list at ``k``.
+    %(beyond_k)s
     discount : {'none', 'log'}, default 'none'
-        Exposure of a slot: 1, or ``1 / log2(position + 1)`` (a user sees the
-        top of a list more often).
+        Exposure of a slot: 1, or ``1 / log2(position + 1)`` (users look at
+        the top of a list more often).
 
     Returns
     -------
     float
+
+    See Also
+    --------
+    entropy, coverage
+
+    References
+    ----------
+    .. [1] M. Kaminskas and D. Bridge. Diversity, Serendipity, Novelty, and
+       Coverage. ACM TiiS 7(1), 2016.
 
     Examples
     --------
@@ -224,88 +558,192 @@ def gini(recommended, *, n_items, k=None, discount="none"):
     >>> gini([["a"], ["b"]], n_items=2)
     0.0
     """
-    exp, n = _exposure(recommended, k, n_items, discount)
+    lists = _read_lists(recommended, k)
+    exp = _exposure(lists, discount)
+    n = _check_n_items(n_items, exp.shape[0])
     x = np.sort(np.concatenate([np.zeros(n - exp.shape[0]), exp]))
     j = np.arange(1, n + 1)
     return float(np.sum((2 * j - n - 1) * x) / (n * np.sum(x)))
 
 
-def entropy(recommended, *, k=None, discount="none", base=2.0, n_items=None):
+@fill_doc
+def entropy(recommended, *, k=None, discount="none", base=2.0, normalize=False, n_items=None):
     """Shannon entropy of the exposure distribution over the recommended items.
 
     .. math:: H = -\\sum_i p_i \\log_b p_i, \\qquad p_i = x_i / \\sum_j x_j
 
     Parameters
     ----------
-    recommended : lists, 2-D array or DataFrame
-        The recommended lists.
-    k : int, optional
-        Cut every list at ``k``.
+    %(recommended)s
+    %(beyond_k)s
     discount : {'none', 'log'}, default 'none'
         As in :func:`gini`.
     base : float, default 2
-        Base of the logarithm (bits).
+        Base of the logarithm (bits); RecBole and Elliot use ``e``.
+    normalize : bool, default False
+        Divide by ``log_b n_items``, the entropy of uniform exposure over
+        the catalogue (then ``n_items`` is required): 1 = perfectly even.
     n_items : int, optional
-        Only checked (the entropy does not depend on items never shown).
+        Catalogue size; only checked unless ``normalize``.
 
     Returns
     -------
     float
 
+    See Also
+    --------
+    gini, coverage
+
+    References
+    ----------
+    .. [1] M. Kaminskas and D. Bridge. Diversity, Serendipity, Novelty, and
+       Coverage. ACM TiiS 7(1), 2016.
+
     Examples
     --------
     >>> entropy([["a", "b"], ["c", "d"]])   # four items, equal exposure: 2 bits
     2.0
+    >>> entropy([["a", "b"], ["c", "d"]], normalize=True, n_items=16)
+    0.5
     """
-    exp, _ = _exposure(recommended, k, n_items, discount)
+    lists = _read_lists(recommended, k)
+    exp = _exposure(lists, discount)
+    base = _check_base(base)
+    normalize = check_bool(normalize, "normalize")
+    n = _check_n_items(n_items, exp.shape[0], required=normalize)
     p = exp / exp.sum()
-    return float(-np.sum(p * np.log(p)) / np.log(base))
+    h = float(-np.sum(p * np.log(p)) / np.log(base))
+    if normalize:
+        return float(h / (np.log(n) / np.log(base))) if n > 1 else float("nan")
+    return h
+
+
+def _check_base(base):
+    base = check_positive_number(base, "base")
+    if base == 1:
+        raise ValueError("base must differ from 1")
+    return base
 
 
 # --------------------------------------------------------------------------
 # popularity: novelty, ARP, long tail
-def _item_popularity(items, popularity, n_users):
-    counts, total = _popularity(popularity, n_users)
-    return pd.Series(items).map(counts).fillna(0.0).to_numpy(dtype=np.float64), counts, total
+def _popularity(popularity, n_users, denominator):
+    """``(counts, total)``: per-item popularity and the denominator of its fraction."""
+    if isinstance(popularity, pd.DataFrame):
+        if "item" not in popularity.columns:
+            raise ValueError(
+                "a popularity DataFrame must have an 'item' column (training interactions)"
+            )
+        if n_users is not None:
+            raise TypeError("n_users applies only when popularity holds counts")
+        if denominator == "users":
+            if "user" not in popularity.columns:
+                raise ValueError("popularity needs a 'user' column for denominator='users'")
+            pairs = popularity.drop_duplicates(["user", "item"])
+            return pairs["item"].value_counts().astype(np.float64), float(
+                popularity["user"].nunique()
+            )
+        return popularity["item"].value_counts().astype(np.float64), float(len(popularity))
+    if isinstance(popularity, Mapping):
+        popularity = pd.Series(popularity, dtype=np.float64)
+    if not isinstance(popularity, pd.Series):
+        raise TypeError(
+            "popularity must be a training DataFrame (user, item), or a Series or dict "
+            f"item -> count, got {type(popularity).__name__}"
+        )
+    values = as_numeric_array(popularity.to_numpy(), "popularity", ndim=1, nonnegative=True)
+    if n_users is None:
+        raise TypeError(
+            "with counts, pass n_users= (the number of training users, or of interactions) "
+            "so that the popularity of an item is a fraction"
+        )
+    total = check_positive_number(n_users, "n_users")
+    if values.size and values.max() > total:
+        raise ValueError(f"a popularity count exceeds n_users={n_users}")
+    return pd.Series(values, index=popularity.index), float(total)
 
 
+def _by_popularity(counts):
+    """Item ids by decreasing count; equal counts in sorted id order (row order never matters)."""
+    codes, ids = pd.factorize(counts.index, sort=True)
+    return counts.index[np.lexsort((codes, -counts.to_numpy()))]
+
+
+def _counts(popularity):
+    """Counts per item from training interactions or counts (no denominator needed)."""
+    if isinstance(popularity, pd.DataFrame):
+        return _popularity(popularity, None, "interactions")[0]
+    if isinstance(popularity, Mapping):
+        popularity = pd.Series(popularity, dtype=np.float64)
+    if not isinstance(popularity, pd.Series):
+        raise TypeError(
+            "popularity must be a training DataFrame (user, item), or a Series or dict "
+            f"item -> count, got {type(popularity).__name__}"
+        )
+    values = as_numeric_array(popularity.to_numpy(), "popularity", ndim=1, nonnegative=True)
+    return pd.Series(values, index=popularity.index)
+
+
+def _pop_of(lists, counts):
+    """Popularity count of every entry of ``lists`` (0 for items absent from training)."""
+    per_item = counts.reindex(lists.items).fillna(0.0).to_numpy(dtype=np.float64)
+    return per_item[lists.code]
+
+
+@fill_doc
 def novelty(
-    recommended, popularity, *, n_users=None, k=None, base=2.0, unseen="smooth", per_user=False
+    recommended,
+    popularity,
+    *,
+    n_users=None,
+    k=None,
+    base=None,
+    denominator=None,
+    unseen=None,
+    per_user=False,
+    convention=None,
 ):
-    """Mean self-information of the recommended items: ``-log_b p(i)``, averaged per list.
+    """Mean self-information of the recommended items, ``-log_b p(i)``, averaged per list.
 
     .. math:: \\mathrm{Nov}(L_u) = \\frac{1}{|L_u|}\\sum_{i \\in L_u} -\\log_b p(i),
               \\qquad p(i) = \\frac{|\\{v : i \\in H_v\\}|}{|U|}
 
-    the fraction of training users who interacted with ``i`` (Zhou et al.
-    2010; Vargas & Castells 2011). Libraries differ: some use the fraction
-    of interactions, or ``log2`` of raw counts; choose with the arguments.
+    by default the fraction of training users who interacted with ``i``
+    (Zhou et al. 2010; Vargas & Castells 2011); ``denominator='interactions'``
+    uses the item's share of all training interactions instead. An item
+    with ``p = 0`` (absent from training) has infinite self-information.
 
     Parameters
     ----------
-    recommended : lists, 2-D array or DataFrame
-        The recommended lists.
-    popularity : pandas.DataFrame, pandas.Series or dict
-        The training interactions (columns ``user``, ``item``): ``p(i)`` is
-        the fraction of training users with ``i``; or counts per item, with
-        ``n_users`` the denominator (e.g. the number of interactions, for
-        the fraction-of-interactions variant).
-    n_users : int, optional
-        Denominator of ``p(i)`` when ``popularity`` holds counts.
-    k : int, optional
-        Cut every list at ``k``.
-    base : float, default 2
-        Base of the logarithm.
-    unseen : {'smooth', 'raise'}, default 'smooth'
-        An item absent from the training data has ``p = 0`` and infinite
-        self-information: ``'smooth'`` uses ``p = 1 / (|U| + 1)``, ``'raise'``
-        raises.
-    per_user : bool, default False
-        One value per user instead of the mean over users.
+    %(recommended)s
+    %(popularity)s
+    %(n_users_pop)s
+    %(beyond_k)s
+    base : float, optional
+        Base of the logarithm; ``None`` means 2.
+    denominator : {'users', 'interactions'}, optional
+        ``p(i)``: the share of training users with ``i`` (``None``), or
+        ``i``'s share of the training interactions.
+    unseen : {'smooth', 'skip', 'raise'}, optional
+        Items absent from training: ``p = 1 / (N + 1)`` with ``N`` the
+        denominator (``None``, default), left out of the mean, or an error.
+    %(beyond_per_user)s
+    %(beyond_convention)s
 
     Returns
     -------
-    float or numpy.ndarray
+    float or numpy.ndarray or pandas.Series
+
+    See Also
+    --------
+    average_popularity, long_tail_share
+
+    References
+    ----------
+    .. [1] T. Zhou et al. Solving the apparent diversity-accuracy dilemma of
+       recommender systems. PNAS 107(10), 2010.
+    .. [2] S. Vargas and P. Castells. Rank and Relevance in Novelty and
+       Diversity Metrics for Recommender Systems. RecSys 2011.
 
     Examples
     --------
@@ -313,62 +751,136 @@ def novelty(
     >>> round(novelty([["a", "b"]], train), 4)   # (-log2(3/4) - log2(1/4)) / 2
     1.2075
     """
-    items, owner, _, n, uids = _lists(recommended, k)
-    check_choice(unseen, "unseen", ("smooth", "raise"))
-    pop, _, total = _item_popularity(items, popularity, n_users)
+    opts = _resolve(
+        "novelty",
+        convention,
+        {"base": base, "denominator": denominator, "unseen": unseen},
+        {"base": 2.0, "denominator": "users", "unseen": "smooth"},
+    )
+    check_choice(opts["denominator"], "denominator", ("users", "interactions"))
+    check_choice(opts["unseen"], "unseen", ("smooth", "skip", "raise"))
+    b = _check_base(opts["base"])
+    per_user = check_bool(per_user, "per_user")
+    lists = _read_lists(recommended, k)
+    counts, total = _popularity(popularity, n_users, opts["denominator"])
+    pop = _pop_of(lists, counts)
+    counts_per_user = None
     if (pop == 0).any():
-        if unseen == "raise":
-            raise ValueError("a recommended item has no training interaction (p = 0)")
-        pop = np.where(pop == 0, total / (total + 1.0), pop)  # p = 1 / (|U| + 1)
-    info = -np.log(pop / total) / np.log(base)
-    return _per_user_mean(info, owner, n, uids, per_user)
+        if opts["unseen"] == "raise":
+            bad = lists.items[lists.code[int(np.argmax(pop == 0))]]
+            raise ValueError(f"the recommended item {bad!r} has no training interaction (p = 0)")
+        if opts["unseen"] == "smooth":
+            pop = np.where(pop == 0, total / (total + 1.0), pop)  # p = 1 / (N + 1)
+        else:
+            counts_per_user = np.bincount(lists.owner[pop > 0], minlength=lists.n_users)
+    with np.errstate(divide="ignore"):
+        info = np.where(pop > 0, -np.log(pop / total) / np.log(b), 0.0)
+    return lists.per_user(info, per_user, counts=counts_per_user)
 
 
-def average_popularity(recommended, popularity, *, n_users=None, k=None, per_user=False):
-    """Average recommendation popularity (ARP): the mean training count of the listed items.
+@fill_doc
+def average_popularity(
+    recommended, popularity, *, n_users=None, k=None, normalize=None, per_user=False,
+    convention=None,
+):  # fmt: skip
+    """Average recommendation popularity (ARP): the mean training popularity of the listed items.
 
     .. math:: \\mathrm{ARP}(L_u) = \\frac{1}{|L_u|}\\sum_{i \\in L_u} \\phi(i)
 
-    with ``phi(i)`` the number of training users (or interactions) with ``i``
-    (Abdollahpouri et al. 2019).
+    with ``phi(i)`` the number of training interactions with ``i``
+    (Abdollahpouri et al. 2019), or its share of users with
+    ``normalize=True``.
 
     Parameters
     ----------
-    recommended, popularity, n_users, k, per_user
-        As in :func:`novelty`.
+    %(recommended)s
+    %(popularity)s
+    %(n_users_pop)s
+    %(beyond_k)s
+    normalize : bool, optional
+        Divide the counts by the denominator (the number of training users
+        or ``n_users``); ``None`` means False.
+    %(beyond_per_user)s
+    %(beyond_convention)s
 
     Returns
     -------
-    float or numpy.ndarray
+    float or numpy.ndarray or pandas.Series
+
+    See Also
+    --------
+    novelty, long_tail_share
+
+    References
+    ----------
+    .. [1] H. Abdollahpouri, R. Burke and B. Mobasher. Managing Popularity
+       Bias in Recommender Systems with Personalized Re-ranking. FLAIRS 2019.
 
     Examples
     --------
     >>> train = pd.DataFrame({"user": [1, 2, 3, 4], "item": ["a", "a", "a", "b"]})
-    >>> average_popularity([["a", "b"], ["b"]], train)   # (2 + 1) / 2
+    >>> average_popularity([["a", "b"], ["b"]], train)   # ((3 + 1) / 2 + 1) / 2
     1.5
     """
-    items, owner, _, n, uids = _lists(recommended, k)
-    pop, _, _ = _item_popularity(items, popularity, n_users)
-    return _per_user_mean(pop, owner, n, uids, per_user)
+    opts = _resolve("arp", convention, {"normalize": normalize}, {"normalize": False})
+    normalize = check_bool(opts["normalize"], "normalize")
+    per_user = check_bool(per_user, "per_user")
+    lists = _read_lists(recommended, k)
+    counts, total = _popularity(popularity, n_users, "users" if normalize else "interactions")
+    pop = _pop_of(lists, counts)
+    return lists.per_user(pop / total if normalize else pop, per_user)
 
 
-def long_tail_share(recommended, popularity, *, n_users=None, k=None, head=0.2, per_user=False):
+@fill_doc
+def long_tail_share(
+    recommended,
+    popularity,
+    *,
+    n_users=None,
+    k=None,
+    head=None,
+    head_by=None,
+    per_user=False,
+    convention=None,
+):
     """Share of each list in the long tail (APLT): items outside the popular head.
 
-    The head is the smallest set of most popular items that holds a fraction
-    ``head`` of all training interactions (Abdollahpouri et al. 2019 use the
-    items making up 20 % of the ratings); the tail is every other item.
+    .. math:: \\mathrm{APLT}(L_u) = \\frac{|L_u \\setminus \\mathcal{H}|}{|L_u|}
+
+    The head ``H`` is, with ``head_by='interactions'`` (default), the
+    smallest set of most popular items that holds a fraction ``head`` of
+    all training interactions (Abdollahpouri et al. 2019: the items of the
+    first 20 %% of the ratings); with ``head_by='items'``, the ``head``
+    fraction of the training items with the most interactions (Elliot's
+    short head, ties at the border in item order). Items absent from
+    training are in the tail.
 
     Parameters
     ----------
-    recommended, popularity, n_users, k, per_user
-        As in :func:`novelty`.
-    head : float, default 0.2
-        Fraction of the interactions the head items hold, in (0, 1).
+    %(recommended)s
+    %(popularity)s
+    %(n_users_pop)s
+    %(beyond_k)s
+    head : float, optional
+        The head's share of interactions (or of items), in (0, 1);
+        ``None`` means 0.2.
+    head_by : {'interactions', 'items'}, optional
+        How the head is measured; ``None`` means ``'interactions'``.
+    %(beyond_per_user)s
+    %(beyond_convention)s
 
     Returns
     -------
-    float or numpy.ndarray
+    float or numpy.ndarray or pandas.Series
+
+    See Also
+    --------
+    novelty, average_popularity
+
+    References
+    ----------
+    .. [1] H. Abdollahpouri, R. Burke and B. Mobasher. Managing Popularity
+       Bias in Recommender Systems with Personalized Re-ranking. FLAIRS 2019.
 
     Examples
     --------
@@ -376,77 +888,200 @@ def long_tail_share(recommended, popularity, *, n_users=None, k=None, head=0.2, 
     >>> long_tail_share([["a", "b"], ["b", "c"]], train, head=0.5)   # head = {a}
     0.75
     """
-    if isinstance(head, (bool, np.bool_)) or not isinstance(head, numbers.Real) or not 0 < head < 1:
-        raise ValueError(f"head must be a fraction in (0, 1), got {head!r}")
-    items, owner, _, n, uids = _lists(recommended, k)
-    _, counts, _ = _item_popularity(items, popularity, n_users)
-    ranked = counts.sort_values(ascending=False, kind="stable")
-    share = ranked.cumsum() / ranked.sum()
-    n_head = int(np.searchsorted(share.to_numpy(), head - 1e-12) + 1)
-    head_items = set(ranked.index[:n_head])
-    in_tail = ~pd.Series(items).isin(head_items).to_numpy()
-    return _per_user_mean(in_tail.astype(np.float64), owner, n, uids, per_user)
+    opts = _resolve(
+        "aplt",
+        convention,
+        {"head": head, "head_by": head_by},
+        {"head": 0.2, "head_by": "interactions"},
+    )
+    h = opts["head"]
+    if isinstance(h, (bool, np.bool_)) or not isinstance(h, numbers.Real) or not 0 < h < 1:
+        raise ValueError(f"head must be a fraction in (0, 1), got {h!r}")
+    check_choice(opts["head_by"], "head_by", ("interactions", "items"))
+    per_user = check_bool(per_user, "per_user")
+    lists = _read_lists(recommended, k)
+    counts, _ = _popularity(popularity, n_users, "interactions")
+    ranked = counts[_by_popularity(counts)]
+    if opts["head_by"] == "interactions":
+        share = (ranked.cumsum() / ranked.sum()).to_numpy()
+        n_head = int(np.searchsorted(share, h * (1 - 1e-12)) + 1)
+    else:
+        n_head = int(np.floor(h * ranked.shape[0]))
+    head_items = pd.Index(ranked.index[:n_head])
+    in_tail = ~pd.Index(lists.items).isin(head_items)
+    return lists.per_user(in_tail[lists.code].astype(np.float64), per_user)
 
 
 # --------------------------------------------------------------------------
-# diversity within a list
-def _feature_matrix(features, items):
-    """Binary/real feature vectors of ``items`` (rows) from a DataFrame or a dict item -> set."""
+# item features and distances
+def _feature_matrix(features, items, name="features"):
+    """Feature vectors of ``items`` (rows) from a DataFrame or a dict item -> set of features."""
     if isinstance(features, pd.DataFrame):
-        missing = ~pd.Index(items).isin(features.index)
-        if missing.any():
-            raise ValueError(f"features has no row for item {items[int(np.argmax(missing))]!r}")
-        return features.loc[items].to_numpy(dtype=np.float64)
+        idx = features.index.get_indexer(pd.Index(items))
+        if (idx < 0).any():
+            bad = items[int(np.argmax(idx < 0))]
+            raise ValueError(f"{name} has no row for item {bad!r}")
+        x = features.to_numpy()
+        if x.dtype == object or x.dtype.kind not in "biuf":
+            raise TypeError(f"{name} must hold numbers (one column per feature)")
+        return as_numeric_array(x[idx].astype(np.float64), name, ndim=2, allow_empty=True)
     if isinstance(features, Mapping):
-        vocab = sorted({f for v in features.values() for f in v}, key=str)
-        col = {f: j for j, f in enumerate(vocab)}
-        out = np.zeros((len(items), len(vocab)))
+        vocab = {}
+        rows, cols = [], []
         for r, it in enumerate(items):
-            if it not in features:
-                raise ValueError(f"features has no entry for item {it!r}")
-            for f in features[it]:
-                out[r, col[f]] = 1.0
+            try:
+                feats = features[it]
+            except KeyError:
+                raise ValueError(f"{name} has no entry for item {it!r}") from None
+            if isinstance(feats, (str, bytes)) or not hasattr(feats, "__iter__"):
+                raise TypeError(f"{name}[{it!r}] must be a set of features")
+            for f in feats:
+                cols.append(vocab.setdefault(f, len(vocab)))
+                rows.append(r)
+        out = np.zeros((len(items), len(vocab)))
+        out[rows, cols] = 1.0
         return out
     raise TypeError(
-        "features must be a DataFrame indexed by item id or a dict item -> set of features"
+        f"{name} must be a DataFrame indexed by item id (one column per feature) or a dict "
+        f"item -> set of features, got {type(features).__name__}"
     )
 
 
+class _Space:
+    """Distances between the items ``0..m-1`` (codes), with code ``m`` a padding item.
+
+    * jaccard: features packed into 64-bit words; ``|A ∩ B|`` by popcount;
+    * cosine: unit feature vectors (zero for items without features);
+    * precomputed: the distance matrix.
+    """
+
+    def __init__(self, features, items, distance):
+        check_choice(distance, "distance", _DISTANCES)
+        self.kind = distance
+        m = len(items)
+        if distance == "precomputed":
+            if not isinstance(features, pd.DataFrame):
+                raise TypeError(
+                    "with distance='precomputed', features must be a DataFrame of distances "
+                    "indexed and labelled by item id"
+                )
+            ri = features.index.get_indexer(pd.Index(items))
+            ci = features.columns.get_indexer(pd.Index(items))
+            if (ri < 0).any() or (ci < 0).any():
+                bad = items[int(np.argmax((ri < 0) | (ci < 0)))]
+                raise ValueError(f"the distance matrix has no row or column for item {bad!r}")
+            d = as_numeric_array(features.to_numpy(), "features", ndim=2)
+            self.d = np.zeros((m + 1, m + 1))
+            self.d[:m, :m] = d[np.ix_(ri, ci)]
+            return
+        x = _feature_matrix(features, items)
+        if distance == "jaccard":
+            b = np.zeros((m + 1, max(x.shape[1], 1)), dtype=bool)
+            b[:m, : x.shape[1]] = x != 0
+            packed = np.packbits(b, axis=1, bitorder="little")
+            pad = (-packed.shape[1]) % 8
+            packed = np.pad(packed, ((0, 0), (0, pad)))
+            self.bits = np.ascontiguousarray(packed).view(np.uint64)
+            self.size = b.sum(axis=1).astype(np.float64)
+        else:
+            norm = np.linalg.norm(x, axis=1)
+            unit = np.zeros((m + 1, x.shape[1]))
+            ok = norm > 0
+            unit[:m][ok] = x[ok] / norm[ok, None]
+            self.unit = unit
+
+    def pairs(self, a, b):
+        """Distances ``d(a[e], b[e])`` for code arrays ``a``, ``b`` of one shape."""
+        if self.kind == "precomputed":
+            return self.d[a, b]
+        if self.kind == "jaccard":
+            inter = np.zeros(a.shape, dtype=np.float64)
+            for w in range(self.bits.shape[1]):
+                col = self.bits[:, w]
+                inter += np.bitwise_count(col[a] & col[b])
+            union = self.size[a] + self.size[b] - inter
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.where(union > 0, 1.0 - inter / union, 0.0)
+        return 1.0 - np.einsum("...f,...f->...", self.unit[a], self.unit[b])
+
+
+def _pair_sums_numpy(space, codes, wpad, pad_code):
+    """Per row, ``sum_{i<j} w_i w_j d(i, j)`` over the padded lists, in blocks of users."""
+    codes = np.where(codes < 0, pad_code, codes)  # the padding item: no features, weight 0
+    n, width = codes.shape
+    pi, pj = np.triu_indices(width, 1)
+    total = np.zeros(n)
+    step = max(1, CHUNK_CELLS // max(pi.shape[0], 1))
+    for lo in range(0, n, step):
+        c, ww = codes[lo : lo + step], wpad[lo : lo + step]
+        d = space.pairs(c[:, pi], c[:, pj])
+        total[lo : lo + step] = np.einsum("up,up->u", d, ww[:, pi] * ww[:, pj])
+    return total
+
+
+def _pos_weights(pos, discount):
+    return 1.0 / np.log2(pos + 1.0) if discount else np.ones(pos.shape[0])
+
+
+@fill_doc
 def intra_list_diversity(
-    recommended, features, *, k=None, distance="jaccard", per_user=False, discount=False
-):
+    recommended, features, *, k=None, distance=None, per_user=False, discount=False,
+    convention=None,
+):  # fmt: skip
     """Intra-list diversity: the mean pairwise distance between the items of each list.
 
-    .. math:: \\mathrm{ILD}(L_u) = \\frac{2}{|L_u|(|L_u| - 1)}
-              \\sum_{i < j \\in L_u} d(i, j)
+    .. math:: \\mathrm{ILD}(L_u) = \\frac{\\sum_{i < j} w_i w_j\\, d(L_{u,i}, L_{u,j})}
+              {\\sum_{i < j} w_i w_j}
 
-    (Ziegler et al. 2005; with ``discount=True`` each pair is weighted by
-    ``1/log2(p_i + 1) * 1/log2(p_j + 1)``, the rank-aware variant of Vargas &
-    Castells 2011, normalised by the sum of the weights).
+    with ``w = 1`` (Ziegler et al. 2005; Smyth & McClave 2001: the mean over
+    the ``|L|(|L|-1)/2`` pairs) or, with ``discount=True``,
+    ``w_i = 1 / log2(i + 1)`` for the item at position ``i``: a rank-aware
+    variant in the spirit of Vargas & Castells (2011), normalised by the
+    weights so that it stays in the distance's range. Lists shorter than
+    two items have no pairs (NaN per user, left out of the mean).
 
     Parameters
     ----------
-    recommended : lists, 2-D array or DataFrame
-        The recommended lists.
-    features : pandas.DataFrame or dict, or square array
-        Item features (a DataFrame indexed by item id, one column per
-        feature, e.g. one-hot genres; or a dict item -> set of features);
-        with ``distance='precomputed'`` a pandas DataFrame of distances
-        indexed and labelled by item id.
-    k : int, optional
-        Cut every list at ``k``.
-    distance : {'jaccard', 'cosine', 'precomputed'}, default 'jaccard'
-        ``1 - |A ∩ B| / |A ∪ B|`` on binary features (two items without any
-        feature have distance 0), ``1 - cos`` on feature vectors, or the
-        given matrix.
-    per_user : bool, default False
-        One value per user (NaN for lists shorter than 2) instead of the mean.
+    %(recommended)s
+    features : pandas.DataFrame or dict
+        Item features: a DataFrame indexed by item id with one column per
+        feature (e.g. one-hot genres), or a dict item -> set of features;
+        with ``distance='precomputed'``, a DataFrame of distances indexed
+        and labelled by item id.
+    %(beyond_k)s
+    distance : {'jaccard', 'cosine', 'precomputed'}, optional
+        ``1 - |A ∩ B| / |A ∪ B|`` on the sets of features (non-zero
+        entries; two items without features are at distance 0), ``1 - cos``
+        of the feature vectors (an item without features is at distance 1
+        from every other), or the given matrix. ``None`` means
+        ``'jaccard'``.
+    %(beyond_per_user)s
     discount : bool, default False
-        Weight pairs by their positions.
+        Weight pairs by their positions, as above.
+    %(beyond_convention)s
 
     Returns
     -------
-    float or numpy.ndarray
+    float or numpy.ndarray or pandas.Series
+
+    See Also
+    --------
+    serendipity, calibration
+
+    Notes
+    -----
+    Cosine uses ``sum_{i<j} w_i w_j cos(i, j) = (|sum_i w_i u_i|^2 - sum_i
+    w_i^2 |u_i|^2) / 2`` with unit vectors ``u``: one pass over the lists'
+    features, no pairs. Jaccard packs the features into 64-bit words and
+    counts intersections with a population count, pair by pair, in blocks
+    of users.
+
+    References
+    ----------
+    .. [1] C.-N. Ziegler, S. M. McNee, J. A. Konstan and G. Lausen. Improving
+       recommendation lists through topic diversification. WWW 2005.
+    .. [2] S. Vargas and P. Castells. Rank and Relevance in Novelty and
+       Diversity Metrics for Recommender Systems. RecSys 2011.
 
     Examples
     --------
@@ -454,62 +1089,375 @@ def intra_list_diversity(
     >>> round(intra_list_diversity([["a", "b", "c"]], genres), 4)   # pairs: 0, 1, 1
     0.6667
     """
-    check_choice(distance, "distance", (*_DISTANCES, "precomputed"))
-    items, owner, pos, n, uids = _lists(recommended, k)
-    order = np.lexsort((pos, owner))
-    items, owner, pos = items[order], owner[order], pos[order]
-    inv, uniques = pd.factorize(pd.Series(items))
-    reps = list(uniques)
-    counts = np.bincount(owner, minlength=n)
-    width = int(counts.max())
-    # padded (n_users, width) item codes; -1 where a list is shorter
-    slot = pos - 1
-    codes = np.full((n, width), -1, dtype=np.int64)
-    codes[owner, slot] = inv
-    if distance == "precomputed":
-        if not isinstance(features, pd.DataFrame):
-            raise TypeError(
-                "with distance='precomputed', features must be a DataFrame of distances"
-            )
-        dmat = features.loc[reps, reps].to_numpy(dtype=np.float64)
+    opts = _resolve("ild", convention, {"distance": distance}, {"distance": "jaccard"})
+    per_user = check_bool(per_user, "per_user")
+    discount = check_bool(discount, "discount")
+    lists = _read_lists(recommended, k)
+    space = _Space(features, lists.items, opts["distance"])
+    w = _pos_weights(lists.pos, discount)
+    n = lists.n_users
+    sw = np.bincount(lists.owner, weights=w, minlength=n)
+    sw2 = np.bincount(lists.owner, weights=w * w, minlength=n)
+    weight = (sw * sw - sw2) / 2.0  # sum over pairs of w_i w_j
+    if space.kind == "cosine":
+        # sum over pairs of w_i w_j cos = (|sum w_i u_i|^2 - sum w_i^2 |u_i|^2) / 2
+        m = space.unit.shape[0]
+        W = sp.csr_matrix((w, (lists.owner, lists.code)), shape=(n, m))
+        s = np.asarray(W @ space.unit)
+        sq = (space.unit**2).sum(axis=1)
+        self_sim = np.bincount(lists.owner, weights=w * w * sq[lists.code], minlength=n)
+        total = weight - ((s * s).sum(axis=1) - self_sim) / 2.0
     else:
-        x = _feature_matrix(features, reps)
-        if distance == "jaccard":
-            b = (x > 0).astype(np.float64)
-            inter = b @ b.T
-            size = b.sum(axis=1)
-            union = size[:, None] + size[None, :] - inter
-            with np.errstate(invalid="ignore", divide="ignore"):
-                dmat = np.where(union > 0, 1.0 - inter / union, 0.0)
-        else:
-            norm = np.linalg.norm(x, axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                unit = np.where(norm[:, None] > 0, x / norm[:, None], 0.0)
-            dmat = 1.0 - unit @ unit.T
-            dmat[norm == 0, :] = 1.0
-            dmat[:, norm == 0] = 1.0
-            np.fill_diagonal(dmat, 0.0)
-    # every pair of positions at once, in blocks of users (bounded memory);
-    # the padding code -1 points at an extra zero row and column, weight 0
-    m = dmat.shape[0]
-    dpad = np.zeros((m + 1, m + 1))
-    dpad[:m, :m] = dmat
-    pi, pj = np.triu_indices(width, 1)
-    w_pos = 1.0 / np.log2(np.arange(1, width + 1) + 1.0) if discount else np.ones(width)
-    w_pair = w_pos[pi] * w_pos[pj]
-    total = np.zeros(n)
-    weight = np.zeros(n)
-    step = max(1, CHUNK_CELLS // max(pi.shape[0], 1))
-    for lo in range(0, n, step):
-        c = codes[lo : lo + step]
-        ci, cj = c[:, pi], c[:, pj]
-        valid = (ci >= 0) & (cj >= 0)
-        d = dpad[np.where(ci >= 0, ci, m), np.where(cj >= 0, cj, m)]
-        total[lo : lo + step] = d @ w_pair
-        weight[lo : lo + step] = valid @ w_pair
+        codes = lists.padded()
+        wpad = np.zeros(codes.shape)
+        wpad[lists.owner, lists.pos - 1] = w
+        total = None
+        if space.kind == "jaccard":
+            total = jaccard_pair_sums(codes, wpad, space.bits, space.size)
+        if total is None:
+            total = _pair_sums_numpy(space, codes, wpad, len(lists.items))
     with np.errstate(invalid="ignore", divide="ignore"):
         per = np.where(weight > 0, total / weight, np.nan)
-    if per_user:
-        return per if uids is None else pd.Series(per, index=uids)
-    ok = ~np.isnan(per)
-    return float(np.mean(per[ok])) if ok.any() else float("nan")
+    return lists.finish(per, per_user)
+
+
+# --------------------------------------------------------------------------
+# serendipity and calibration: the list against the user
+@fill_doc
+def serendipity(
+    recommended,
+    truth,
+    *,
+    k=None,
+    expectedness=None,
+    popularity=None,
+    n_primitive=None,
+    history=None,
+    features=None,
+    distance=None,
+    per_user=False,
+    user="user",
+    item="item",
+    convention=None,
+):
+    """Serendipity: the share of a list that is both relevant and unexpected.
+
+    .. math:: \\mathrm{Ser}(L_u) = \\frac{1}{|L_u|} \\sum_{i \\in L_u}
+              \\mathrm{rel}(u, i)\\, \\mathrm{unexp}(u, i)
+
+    with ``rel`` 1 for the user's relevant (held-out) items and 0 otherwise,
+    and the expectedness model chosen by ``expectedness``:
+
+    * ``'popularity'`` (Murakami et al. 2008; Ge et al. 2010): an item is
+      expected if a primitive model recommends it, here the
+      ``n_primitive`` most popular training items (the user's own training
+      items excluded when ``history`` is given); ``unexp`` is 0 or 1;
+    * ``'history'`` (Kaminskas & Bridge 2016): ``unexp(u, i)`` is the mean
+      distance between ``i`` and the items of the user's history (the
+      content-based unexpectedness; Microsoft Recommenders uses its
+      complement, 1 - mean cosine similarity).
+
+    Parameters
+    ----------
+    %(recommended)s
+    truth : pandas.DataFrame or sequence of collections
+        The relevant items of each user: a long DataFrame (``user``,
+        ``item``), or one collection of items per list.
+    %(beyond_k)s
+    expectedness : {'popularity', 'history'}, optional
+        The model of what the user expects; ``None`` means
+        ``'popularity'``.
+    popularity : pandas.DataFrame, Series or dict, optional
+        The training interactions (or counts per item) for the primitive
+        model of ``'popularity'``.
+    n_primitive : int, optional
+        Length of the primitive model's list; ``None``: the length of the
+        longest recommended list.
+    history : pandas.DataFrame or sequence of collections, optional
+        Each user's training items: needed by ``'history'``; with
+        ``'popularity'``, removes them from the primitive list.
+    features : pandas.DataFrame or dict, optional
+        Item features for ``'history'`` (as in :func:`intra_list_diversity`).
+    distance : {'jaccard', 'cosine', 'precomputed'}, optional
+        The distance of ``'history'``; ``None`` means ``'cosine'``.
+    %(beyond_per_user)s
+    user, item : str, default 'user', 'item'
+        Column names of ``truth`` and ``history`` DataFrames.
+    %(beyond_convention)s
+
+    Returns
+    -------
+    float or numpy.ndarray or pandas.Series
+
+    See Also
+    --------
+    novelty, intra_list_diversity
+
+    References
+    ----------
+    .. [1] T. Murakami, K. Mori and R. Orihara. Metrics for evaluating the
+       serendipity of recommendation lists. JSAI 2007, LNAI 4914, 2008.
+    .. [2] M. Ge, C. Delgado-Battenfeld and D. Jannach. Beyond accuracy:
+       evaluating recommender systems by coverage and serendipity. RecSys 2010.
+    .. [3] M. Kaminskas and D. Bridge. Diversity, Serendipity, Novelty, and
+       Coverage. ACM TiiS 7(1), 2016.
+
+    Examples
+    --------
+    >>> train = pd.DataFrame({"user": [1, 2, 3], "item": ["a", "a", "b"]})
+    >>> serendipity([["a", "c"]], [{"a", "c"}], popularity=train, n_primitive=1)
+    0.5
+    >>> genres = {"a": {"Drama"}, "b": {"Drama"}, "c": {"Comedy"}}
+    >>> serendipity([["a", "c"]], [{"a", "c"}], expectedness="history",
+    ...             history=[["b"]], features=genres)
+    0.5
+    """
+    opts = _resolve(
+        "serendipity",
+        convention,
+        {"expectedness": expectedness, "distance": distance},
+        {"expectedness": "popularity", "distance": "cosine"},
+    )
+    check_choice(opts["expectedness"], "expectedness", ("popularity", "history"))
+    per_user = check_bool(per_user, "per_user")
+    lists = _read_lists(recommended, k)
+    rel = _membership(lists, truth, "truth", user, item)
+    if opts["expectedness"] == "popularity":
+        if popularity is None:
+            raise TypeError("expectedness='popularity' needs popularity= (training interactions)")
+        if features is not None:
+            raise TypeError("features apply only to expectedness='history'")
+        n_p = int(lists.pos.max()) if n_primitive is None else check_k(n_primitive, "n_primitive")
+        ranked = _by_popularity(_counts(popularity))
+        if history is None:
+            expected = pd.Index(lists.items).isin(ranked[:n_p])[lists.code]
+        else:
+            # the primitive list of each user: the most popular items not in
+            # their history; an item is expected if it is in it
+            seen = _membership_table(lists, history, "history", user, item)
+            pos_in = pd.Series(np.arange(len(ranked)), index=ranked)
+            item_rank = pos_in.reindex(lists.items).to_numpy()  # NaN: unseen in training
+            # the user's seen items above each popularity position
+            top_seen = _seen_above(seen, pos_in, lists.n_users)
+            r = item_rank[lists.code]
+            # the item is in the primitive list if fewer than n_p unseen items rank above it
+            above_unseen = r - top_seen(lists.owner, r)
+            is_seen = seen.contains(lists.owner, lists.code)
+            expected = ~np.isnan(r) & ~is_seen & (above_unseen < n_p)
+        unexp = (~expected).astype(np.float64)
+    else:
+        if history is None or features is None:
+            raise TypeError("expectedness='history' needs history= and features=")
+        if n_primitive is not None or popularity is not None:
+            raise TypeError("popularity and n_primitive apply only to expectedness='popularity'")
+        unexp = _distance_to_history(lists, history, features, opts["distance"], user, item)
+    return lists.per_user(rel * unexp, per_user)
+
+
+class _Membership:
+    """Which (user, item) pairs a per-user collection holds, for item codes of ``lists``."""
+
+    def __init__(self, lists, owner, ids):
+        code = pd.Index(lists.items).get_indexer(pd.Index(ids, dtype=object))
+        ok = code >= 0
+        self.m = len(lists.items) + 1
+        self.keys = np.unique(owner[ok] * self.m + code[ok])
+        self.owner_all, self.ids_all = owner, ids
+
+    def contains(self, owner, code):
+        """Whether user ``owner[e]`` holds item ``code[e]``, for every ``e``."""
+        if self.keys.size == 0:
+            return np.zeros(np.shape(owner), dtype=bool)
+        key = owner * self.m + code
+        i = np.minimum(np.searchsorted(self.keys, key), self.keys.shape[0] - 1)
+        return self.keys[i] == key
+
+
+def _membership_table(lists, data, name, user, item):
+    owner, ids, _ = _user_rows(data, lists, name, user=user, item=item)
+    return _Membership(lists, owner, ids)
+
+
+def _membership(lists, data, name, user, item):
+    """1.0 where the entry's item is in its user's collection ``data``, else 0.0."""
+    return (
+        _membership_table(lists, data, name, user, item)
+        .contains(lists.owner, lists.code)
+        .astype(np.float64)
+    )
+
+
+def _seen_above(seen, pos_in, n_users):
+    """A function ``(owner, r) -> number of the user's seen items ranked above position r``."""
+    r_seen = pos_in.reindex(pd.Index(seen.ids_all, dtype=object)).to_numpy()
+    ok = ~np.isnan(r_seen)
+    own, rs = seen.owner_all[ok], r_seen[ok]
+    pairs = np.unique(np.stack([own, rs], axis=1), axis=0) if own.size else np.zeros((0, 2))
+    key = pairs[:, 0] * (len(pos_in) + 1) + pairs[:, 1]
+
+    def count(owner, r):
+        r = np.where(np.isnan(r), len(pos_in), r)
+        lo = np.searchsorted(key, owner * (len(pos_in) + 1), side="left")
+        hi = np.searchsorted(key, owner * (len(pos_in) + 1) + r, side="left")
+        return (hi - lo).astype(np.float64)
+
+    return count
+
+
+def _distance_to_history(lists, history, features, distance, user, item):
+    """Mean distance of each list entry to the items of its user's history (NaN: no history)."""
+    owner_h, ids_h, _ = _user_rows(history, lists, "history", user=user, item=item)
+    hcode, hist_items = pd.factorize(pd.Index(ids_h, dtype=object))
+    # one item space over the recommended and the history items
+    all_items = pd.Index(lists.items).append(pd.Index(hist_items)).drop_duplicates()
+    space = _Space(features, all_items, distance)
+    lcode = all_items.get_indexer(pd.Index(lists.items))[lists.code]
+    hcode = all_items.get_indexer(pd.Index(hist_items))[hcode]
+    n = lists.n_users
+    n_hist = np.bincount(owner_h, minlength=n).astype(np.float64)
+    if space.kind == "cosine":
+        f = space.unit.shape[1]
+        mean_vec = np.zeros((n, f))
+        for j in range(f):
+            mean_vec[:, j] = np.bincount(owner_h, weights=space.unit[hcode, j], minlength=n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_vec /= n_hist[:, None]
+        return 1.0 - np.einsum("ef,ef->e", space.unit[lcode], mean_vec[lists.owner])
+    # pairs (list entry, history item of the same user), in blocks of entries
+    order = np.argsort(owner_h, kind="stable")
+    hsorted = hcode[order]
+    start = np.concatenate([[0], np.cumsum(np.bincount(owner_h, minlength=n))])
+    out = np.empty(lists.code.shape[0])
+    reps = n_hist[lists.owner].astype(np.int64)
+    bounds = np.concatenate([[0], np.cumsum(reps)])
+    e = 0
+    while e < out.shape[0]:
+        stop = int(np.searchsorted(bounds, bounds[e] + CHUNK_CELLS, side="right")) - 1
+        stop = max(stop, e + 1)
+        idx = np.arange(e, stop)
+        r = reps[idx]
+        ent = np.repeat(idx, r)
+        offs = np.arange(ent.shape[0]) - np.repeat(np.cumsum(r) - r, r)
+        hidx = hsorted[start[lists.owner[ent]] + offs]
+        d = space.pairs(lcode[ent], hidx)
+        sums = np.bincount(ent - e, weights=d, minlength=idx.shape[0])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[e:stop] = sums / r
+        e = stop
+    return out
+
+
+@fill_doc
+def calibration(
+    recommended,
+    history,
+    features,
+    *,
+    k=None,
+    alpha=None,
+    discount=False,
+    history_weight=None,
+    base=None,
+    per_user=False,
+    user="user",
+    item="item",
+    convention=None,
+):
+    """Miscalibration (Steck 2018): KL divergence of the list's genres from the user's history.
+
+    .. math:: C_{KL}(p, q) = \\sum_g p(g|u) \\log \\frac{p(g|u)}{\\tilde q(g|u)},
+              \\qquad \\tilde q = (1 - \\alpha)\\, q + \\alpha\\, p
+
+    where ``p(g|i)`` spreads each item evenly over its genres,
+    ``p(g|u) = sum_{i in H_u} w_{u,i} p(g|i) / sum w_{u,i}`` is the genre
+    distribution of the user's history and ``q(g|u)`` that of the list
+    (``w_r = 1``, or ``1 / log2(r + 1)`` by position with ``discount``).
+    0 means perfectly calibrated; larger is worse. Items without any
+    feature are left out of both distributions; users whose history has
+    no feature get NaN. With ``alpha = 0`` a genre of the history missing
+    from the list makes the divergence infinite.
+
+    Parameters
+    ----------
+    %(recommended)s
+    history : pandas.DataFrame or sequence of collections
+        Each user's training items: a long DataFrame (``user``, ``item``
+        and optionally a weight column), or one collection per list.
+    features : pandas.DataFrame or dict
+        Item features (genres): a DataFrame indexed by item id with
+        non-negative values (one column per genre; each row is normalised
+        to sum to 1) or a dict item -> set of genres.
+    %(beyond_k)s
+    alpha : float, optional
+        Smoothing in [0, 1); ``None`` means 0.01, Steck's value.
+    discount : bool, default False
+        Weight list items by position.
+    history_weight : str, optional
+        A column of the history DataFrame with the weights ``w_{u,i}``
+        (e.g. recency); default equal weights.
+    base : float, optional
+        Base of the logarithm; ``None`` means ``e`` (nats), as Steck.
+    %(beyond_per_user)s
+    user, item : str, default 'user', 'item'
+        Column names of a history DataFrame.
+    %(beyond_convention)s
+
+    Returns
+    -------
+    float or numpy.ndarray or pandas.Series
+
+    See Also
+    --------
+    intra_list_diversity, serendipity
+
+    References
+    ----------
+    .. [1] H. Steck. Calibrated Recommendations. RecSys 2018.
+
+    Examples
+    --------
+    >>> genres = {"a": {"Drama"}, "b": {"Comedy"}, "c": {"Drama", "Comedy"}}
+    >>> calibration([["c"]], [["a", "b"]], genres)   # same genre mix
+    0.0
+    >>> round(calibration([["a"]], [["a", "b"]], genres), 4)
+    1.9585
+    """
+    opts = _resolve(
+        "calibration", convention, {"alpha": alpha, "base": base}, {"alpha": 0.01, "base": np.e}
+    )
+    a = check_fraction(opts["alpha"], "alpha")
+    if a >= 1:
+        raise ValueError("alpha must be below 1 (alpha = 1 replaces the list by the history)")
+    b = _check_base(opts["base"])
+    per_user = check_bool(per_user, "per_user")
+    discount = check_bool(discount, "discount")
+    lists = _read_lists(recommended, k)
+    owner_h, ids_h, w_h = _user_rows(
+        history, lists, "history", user=user, item=item, weight=history_weight
+    )
+    hcode, hist_items = pd.factorize(pd.Index(ids_h, dtype=object))
+    all_items = pd.Index(lists.items).append(pd.Index(hist_items)).drop_duplicates()
+    x = _feature_matrix(features, all_items)
+    if (x < 0).any():
+        raise ValueError("features must be non-negative for calibration")
+    rows = x.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pg = np.where(rows[:, None] > 0, x / rows[:, None], 0.0)  # p(g|i)
+    has = rows > 0
+    n, m = lists.n_users, len(all_items)
+    lcode = all_items.get_indexer(pd.Index(lists.items))[lists.code]
+    hcode = all_items.get_indexer(pd.Index(hist_items))[hcode]
+    wl = _pos_weights(lists.pos, discount) * has[lcode]
+    wh = w_h * has[hcode]
+    L = sp.csr_matrix((wl, (lists.owner, lcode)), shape=(n, m))
+    H = sp.csr_matrix((wh, (owner_h, hcode)), shape=(n, m))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.asarray(H @ pg) / np.asarray(H.sum(axis=1))
+        q = np.asarray(L @ pg) / np.asarray(L.sum(axis=1))
+    q = np.where(np.isnan(q), 0.0, q)  # a list without features: q = 0, only alpha p remains
+    qt = (1.0 - a) * q + a * p
+    with np.errstate(invalid="ignore", divide="ignore"):
+        terms = np.where(p > 0, p * np.log(p / qt), 0.0)
+    kl = terms.sum(axis=1) / np.log(b)
+    kl[np.isnan(p).any(axis=1)] = np.nan
+    return lists.finish(kl, per_user)

@@ -9,17 +9,21 @@ for ten metrics costs little more than asking for one. With
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from tqdm import tqdm
 
 from . import _registry
+from . import beyond as _beyond
 from . import conventions as _conv
 from ._docs import fill_doc
 from ._frames import from_frames
-from ._inputs import as_ranking, input_form
+from ._inputs import _is_relevant_collection, as_ranking, input_form
 from ._validation import check_bool, check_choice, check_k
+from .beyond import _read_lists, top_k
 from .ranking import Ranking, from_scores
 from .ranking.scores import _checked_sparse
 
@@ -56,6 +60,9 @@ def evaluate(
     rank=None,
     relevance=None,
     users=None,
+    popularity=None,
+    features=None,
+    history=None,
 ):
     """Evaluate several metrics on one ranking computed once.
 
@@ -82,7 +89,16 @@ def evaluate(
         ``reciprocal_rank``, ``ap``, ``average_precision`` and
         ``roc_auc``. Without ``@k`` a metric covers the whole ranking (the
         whole list, or the whole catalogue for score matrices). Each name at
-        most once.
+        most once. Beyond-accuracy metrics of the recommended lists
+        (:mod:`recmetrics.beyond`) go beside them: ``novelty@k``,
+        ``arp@k``, ``aplt@k``, ``serendipity@k`` (need ``popularity``),
+        ``ild@k`` (needs ``features``), ``calibration@k`` (needs
+        ``history`` and ``features``), and the catalogue-level
+        ``coverage@k``, ``gini@k`` (need the catalogue size: ``n_items``, or
+        the columns of a score matrix) and ``entropy@k``, which have no
+        per-user values. Their lists are the predictions' top ``k`` (ties
+        in item order), or the given ranked lists; score matrices need the
+        ``@k``.
     %(ranks)s
     %(n_items)s
     %(mask)s
@@ -125,6 +141,18 @@ def evaluate(
         relevance from ``relevance``) and which users are evaluated
         (``users='truth'`` by default; see :func:`~recmetrics.from_frames`).
         Per-user results are then indexed by the user ids.
+    popularity : pandas.DataFrame, pandas.Series or dict, optional
+        The training interactions (or counts per item) for ``novelty``,
+        ``arp``, ``aplt`` and ``serendipity`` (see
+        :func:`recmetrics.beyond.novelty`). Item ids are the columns'
+        indices for score matrices.
+    features : pandas.DataFrame or dict, optional
+        Item features for ``ild`` and ``calibration``.
+    history : pandas.DataFrame, sparse matrix or sequence, optional
+        Each user's training items for ``calibration`` (and to remove them
+        from the primitive list of ``serendipity``): a long DataFrame
+        ``(user, item)`` (user ids; row positions for matrices and lists), a
+        users x items sparse matrix (matrices), or one collection per user.
     convention : str, optional
         Reproduce one library's variant of every metric: ``'trec_eval'``,
         ``'sklearn'``, ``'ranx'``, ``'torchmetrics'``, ``'recbole'``,
@@ -241,6 +269,39 @@ def evaluate(
         raise ValueError("metrics is empty; ask for at least one metric")
     if len(set(metrics)) != len(metrics):
         raise ValueError("metrics contains a name twice")
+    item_data = {"popularity": popularity, "features": features, "history": history}
+    if any(spec.kind != "ranking" for _, spec, _ in parsed):
+        same = dict(
+            ranks=ranks,
+            n_items=n_items,
+            mask=mask,
+            ties=ties,
+            no_relevant=no_relevant,
+            ap_denominator=ap_denominator,
+            gain=gain,
+            idcg=idcg,
+            log_base=log_base,
+            progress=progress,
+            convention=convention,
+            ap_ties=ap_ties,
+            recall_denominator=recall_denominator,
+            discount=discount,
+            retrieve_nonpositive=retrieve_nonpositive,
+            score_dtype=score_dtype,
+            chunk_users=chunk_users,
+            user=user,
+            item=item,
+            score=score,
+            rank=rank,
+            relevance=relevance,
+            users=users,
+        )
+        return _evaluate_with_beyond(y_true, y_score, parsed, per_user, same, item_data)
+    for key, value in item_data.items():
+        if value is not None:
+            raise TypeError(
+                f"{key}= applies only to beyond-accuracy metrics (novelty, ild, calibration, ...)"
+            )
     options, overrides, _ = _conv.resolve(
         convention,
         {
@@ -408,6 +469,118 @@ def evaluate(
             ranking(opts), no_relevant=opts["no_relevant"], per_user=True, **kw
         )
     return _finish_table(pd.DataFrame(columns), per_user)
+
+
+def _evaluate_with_beyond(y_true, y_score, parsed, per_user, same, item_data):
+    """Ranking metrics through :func:`evaluate`, beyond-accuracy metrics on the lists."""
+    ranking = [name for name, spec, _ in parsed if spec.kind == "ranking"]
+    catalogue = [name for name, spec, _ in parsed if spec.kind == "catalogue"]
+    if per_user and catalogue:
+        raise ValueError(
+            f"{catalogue[0]} is a property of all the lists together (catalogue-level): it has "
+            "no per-user values; ask for it with per_user=False"
+        )
+    table = evaluate(y_true, y_score, ranking, per_user=True, **same) if ranking else None
+    lists, truth, n_cols = _recommended_lists(y_true, y_score, parsed, same)
+    if same["n_items"] is None and n_cols is not None:
+        same = dict(same, n_items=n_cols)
+    columns, scalars = {}, {}
+    for name, spec, k in parsed:
+        if spec.kind == "ranking":
+            continue
+        params = inspect.signature(spec.function).parameters
+        kw = {"k": k}
+        needs = spec.needs
+        if spec.name == "serendipity":
+            # the data of the expectedness model in force (the default or the preset's)
+            model = _beyond._resolve(
+                "serendipity", same["convention"], {}, {"expectedness": "popularity"}
+            )["expectedness"]
+            needs = ("truth", "popularity") if model == "popularity" else ("history", "features")
+        for need in ("popularity", "features", "history"):
+            optional = need == "history" and item_data[need] is not None
+            if need in params and (need in needs or optional):
+                if item_data[need] is None:
+                    raise TypeError(
+                        f"{name} needs {need}= (see recmetrics.beyond.{spec.function.__name__})"
+                    )
+                kw[need] = item_data[need]
+        if "n_items" in params:
+            kw["n_items"] = same["n_items"]
+        if "truth" in params:
+            kw["truth"] = truth
+        if same["convention"] is not None and "convention" in params:
+            kw["convention"] = same["convention"]
+        if spec.kind == "catalogue":
+            scalars[name] = spec.function(lists, **kw)
+        else:
+            columns[name] = spec.function(lists, per_user=True, **kw)
+    beyond_table = pd.DataFrame(columns, index=lists.user_ids if not columns else None)
+    if table is None:
+        table = beyond_table
+    elif columns:
+        table = table.join(beyond_table.reindex(table.index))
+    table = table[[name for name, spec, _ in parsed if spec.kind != "catalogue"]]
+    if per_user:
+        table.index.name = "user"
+        return table
+    means = _finish_table(table, False)
+    return pd.Series(
+        {name: scalars[name] if name in scalars else means[name] for name, _, _ in parsed},
+        name="mean",
+        dtype=np.float64,
+    )
+
+
+def _recommended_lists(y_true, y_score, parsed, same):
+    """The recommended lists (read once), the relevant items, and the catalogue size if known."""
+    form = input_form(y_true, y_score, same["ranks"])
+    ks = [k for _, spec, k in parsed if spec.kind != "ranking"]
+    if form == "frames":
+        lists = _read_lists(
+            y_score,
+            None,
+            user=same["user"] or "user",
+            item=same["item"] or "item",
+            rank=same["rank"],
+            score=same["score"],
+        )
+        truth = y_true
+        if same["relevance"] is not None:
+            truth = y_true[y_true[same["relevance"]] > 0]
+        return (
+            lists,
+            truth.rename(
+                columns={(same["user"] or "user"): "user", (same["item"] or "item"): "item"}
+            ),
+            None,
+        )
+    if form == "lists":
+        single = _is_relevant_collection(y_score)
+        recs = [y_true] if single else y_true
+        rel = [y_score] if single else y_score
+        truth = [
+            [i for i, g in r.items() if g > 0] if isinstance(r, dict) else list(r) for r in rel
+        ]
+        return _read_lists(recs), truth, None
+    if form == "scores":
+        if any(k is None for k in ks):
+            raise ValueError(
+                "beyond-accuracy metrics of a score matrix need a list length: ask for e.g. "
+                "'novelty@10'"
+            )
+        S = np.asarray(y_score) if not isinstance(y_score, np.ndarray) else y_score
+        if S.ndim != 2:
+            raise TypeError("beyond-accuracy metrics need one row of scores per user (2-D)")
+        lists = _read_lists(top_k(S, max(ks), mask=same["mask"]))
+        T = sp.coo_matrix(y_true) if not sp.issparse(y_true) else y_true.tocoo()
+        pos = T.data > 0
+        truth = pd.DataFrame({"user": T.row[pos], "item": T.col[pos]})
+        return lists, truth, S.shape[1]
+    raise TypeError(
+        f"beyond-accuracy metrics need recommended lists (data frames, ranked lists or a score "
+        f"matrix); these inputs are {form}"
+    )
 
 
 def _finish_table(table, per_user):

@@ -206,6 +206,11 @@ def metric_function(metric, n_items=None) -> RankMetric:
         raise ValueError(
             f"metric must be a registered metric name (optionally with @k) or a callable: {exc}"
         ) from None
+    if spec.kind != "ranking":
+        raise ValueError(
+            f"metric {metric!r} is a beyond-accuracy metric of the recommended lists, not a "
+            "function of the rank of a held-out item"
+        )
     if spec.rank_cutoff_required and k is None:
         raise ValueError(f"metric {metric!r} needs a cutoff, e.g. '{spec.name}@10'")
     if not spec.takes_cutoff:  # AUC
