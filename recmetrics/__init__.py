@@ -16,7 +16,7 @@ The flow of the package, from input to consumers:
   (:mod:`recmetrics.sampled`).
 """
 
-from . import conventions, models, split, stats
+from . import beyond, conventions, models, split, stats
 from ._frames import from_frames
 from .datasets import movielens, synthetic_ratings
 from .evaluate import compare_conventions, evaluate
@@ -94,6 +94,8 @@ __all__ = [
     "rank_loss",
     "roc_curve",
     "trapezoid_area",
+    # beyond accuracy (the module recmetrics.beyond)
+    "beyond",
     # consumers
     "compare_conventions",
     "conventions",

@@ -71,9 +71,11 @@ __all__ = [
     "intra_list_diversity",
     "serendipity",
     "calibration",
+    "PRESETS",
+    "describe",
 ]
 
-_DISTANCES = ("jaccard", "cosine", "precomputed")
+_DISTANCES = ("jaccard", "cosine", "hamming", "precomputed")
 
 
 # --------------------------------------------------------------------------
@@ -369,6 +371,14 @@ def _resolve(metric, convention, passed, defaults):
     """Values of the keywords: passed, else the preset's, else the default."""
     preset = {}
     if convention is not None:
+        if isinstance(convention, str) and convention not in PRESETS:
+            from .conventions import PRESETS as RANKING_PRESETS
+
+            if convention in RANKING_PRESETS:
+                raise ValueError(
+                    f"convention={convention!r} defines no beyond-accuracy metrics here; "
+                    f"presets of this family: {', '.join(sorted(PRESETS))}"
+                )
         check_choice(convention, "convention", tuple(PRESETS))
         if metric not in PRESETS[convention]:
             have = ", ".join(sorted(PRESETS[convention])) or "none"
@@ -567,7 +577,10 @@ def gini(recommended, *, n_items, k=None, discount="none"):
 
 
 @fill_doc
-def entropy(recommended, *, k=None, discount="none", base=2.0, normalize=False, n_items=None):
+def entropy(
+    recommended, *, k=None, discount="none", base=None, normalize=None, n_items=None,
+    convention=None,
+):  # fmt: skip
     """Shannon entropy of the exposure distribution over the recommended items.
 
     .. math:: H = -\\sum_i p_i \\log_b p_i, \\qquad p_i = x_i / \\sum_j x_j
@@ -578,13 +591,18 @@ def entropy(recommended, *, k=None, discount="none", base=2.0, normalize=False, 
     %(beyond_k)s
     discount : {'none', 'log'}, default 'none'
         As in :func:`gini`.
-    base : float, default 2
-        Base of the logarithm (bits); RecBole and Elliot use ``e``.
-    normalize : bool, default False
-        Divide by ``log_b n_items``, the entropy of uniform exposure over
-        the catalogue (then ``n_items`` is required): 1 = perfectly even.
+    base : float, optional
+        Base of the logarithm; ``None`` means 2 (bits, as Microsoft
+        Recommenders' ``distributional_coverage`` and Elliot's ``SEntropy``).
+    normalize : {'none', 'catalogue', 'distinct'}, optional
+        ``None`` means ``'none'``; ``'catalogue'`` divides by ``log_b
+        n_items``, the entropy of uniform exposure over the catalogue (then
+        ``n_items`` is required): 1 = perfectly even; ``'distinct'`` divides
+        by the number of distinct recommended items (RecBole's
+        ``ShannonEntropy``, with ``base=e``).
     n_items : int, optional
-        Catalogue size; only checked unless ``normalize``.
+        Catalogue size; only checked unless ``normalize='catalogue'``.
+    %(beyond_convention)s
 
     Returns
     -------
@@ -603,18 +621,24 @@ def entropy(recommended, *, k=None, discount="none", base=2.0, normalize=False, 
     --------
     >>> entropy([["a", "b"], ["c", "d"]])   # four items, equal exposure: 2 bits
     2.0
-    >>> entropy([["a", "b"], ["c", "d"]], normalize=True, n_items=16)
+    >>> entropy([["a", "b"], ["c", "d"]], normalize="catalogue", n_items=16)
     0.5
     """
+    opts = _resolve(
+        "entropy", convention, {"base": base, "normalize": normalize},
+        {"base": 2.0, "normalize": "none"},
+    )  # fmt: skip
+    check_choice(opts["normalize"], "normalize", ("none", "catalogue", "distinct"))
     lists = _read_lists(recommended, k)
     exp = _exposure(lists, discount)
-    base = _check_base(base)
-    normalize = check_bool(normalize, "normalize")
-    n = _check_n_items(n_items, exp.shape[0], required=normalize)
+    b = _check_base(opts["base"])
+    n = _check_n_items(n_items, exp.shape[0], required=opts["normalize"] == "catalogue")
     p = exp / exp.sum()
-    h = float(-np.sum(p * np.log(p)) / np.log(base))
-    if normalize:
-        return float(h / (np.log(n) / np.log(base))) if n > 1 else float("nan")
+    h = float(-np.sum(p * np.log(p)) / np.log(b))
+    if opts["normalize"] == "catalogue":
+        return float(h / (np.log(n) / np.log(b))) if n > 1 else float("nan")
+    if opts["normalize"] == "distinct":
+        return h / exp.shape[0]
     return h
 
 
@@ -700,6 +724,7 @@ def novelty(
     base=None,
     denominator=None,
     unseen=None,
+    average=None,
     per_user=False,
     convention=None,
 ):
@@ -724,9 +749,16 @@ def novelty(
     denominator : {'users', 'interactions'}, optional
         ``p(i)``: the share of training users with ``i`` (``None``), or
         ``i``'s share of the training interactions.
-    unseen : {'smooth', 'skip', 'raise'}, optional
+    unseen : {'smooth', 'one', 'zero', 'skip', 'raise'}, optional
         Items absent from training: ``p = 1 / (N + 1)`` with ``N`` the
-        denominator (``None``, default), left out of the mean, or an error.
+        denominator (``None``, default); a count of one, ``p = 1 / N``
+        (RecTools); self-information 0, still counted in the mean
+        (Microsoft Recommenders); left out of the mean; or an error.
+    average : {'user', 'row'}, optional
+        ``None`` means ``'user'``: the mean over each list, then over
+        users; ``'row'`` pools every recommended item of every list (a
+        micro average, as Microsoft Recommenders' ``novelty``; the same
+        when all lists have one length). Only without ``per_user``.
     %(beyond_per_user)s
     %(beyond_convention)s
 
@@ -754,11 +786,12 @@ def novelty(
     opts = _resolve(
         "novelty",
         convention,
-        {"base": base, "denominator": denominator, "unseen": unseen},
-        {"base": 2.0, "denominator": "users", "unseen": "smooth"},
+        {"base": base, "denominator": denominator, "unseen": unseen, "average": average},
+        {"base": 2.0, "denominator": "users", "unseen": "smooth", "average": "user"},
     )
     check_choice(opts["denominator"], "denominator", ("users", "interactions"))
-    check_choice(opts["unseen"], "unseen", ("smooth", "skip", "raise"))
+    check_choice(opts["unseen"], "unseen", ("smooth", "one", "zero", "skip", "raise"))
+    check_choice(opts["average"], "average", ("user", "row"))
     b = _check_base(opts["base"])
     per_user = check_bool(per_user, "per_user")
     lists = _read_lists(recommended, k)
@@ -771,25 +804,33 @@ def novelty(
             raise ValueError(f"the recommended item {bad!r} has no training interaction (p = 0)")
         if opts["unseen"] == "smooth":
             pop = np.where(pop == 0, total / (total + 1.0), pop)  # p = 1 / (N + 1)
-        else:
+        elif opts["unseen"] == "one":
+            pop = np.where(pop == 0, 1.0, pop)  # p = 1 / N
+        elif opts["unseen"] == "skip":
             counts_per_user = np.bincount(lists.owner[pop > 0], minlength=lists.n_users)
     with np.errstate(divide="ignore"):
         info = np.where(pop > 0, -np.log(pop / total) / np.log(b), 0.0)
+    if opts["average"] == "row":
+        if per_user:
+            raise ValueError("average='row' pools all users; it has no per-user values")
+        kept = info if counts_per_user is None else info[pop > 0]
+        return float(np.mean(kept)) if kept.size else float("nan")
     return lists.per_user(info, per_user, counts=counts_per_user)
 
 
 @fill_doc
 def average_popularity(
-    recommended, popularity, *, n_users=None, k=None, normalize=None, per_user=False,
-    convention=None,
+    recommended, popularity, *, n_users=None, k=None, count=None, normalize=None,
+    per_user=False, convention=None,
 ):  # fmt: skip
     """Average recommendation popularity (ARP): the mean training popularity of the listed items.
 
     .. math:: \\mathrm{ARP}(L_u) = \\frac{1}{|L_u|}\\sum_{i \\in L_u} \\phi(i)
 
     with ``phi(i)`` the number of training interactions with ``i``
-    (Abdollahpouri et al. 2019), or its share of users with
-    ``normalize=True``.
+    (Abdollahpouri et al. 2019; RecTools, RecBole) or of training users who
+    interacted with it (Elliot), optionally as a share of all interactions
+    (or users).
 
     Parameters
     ----------
@@ -797,9 +838,12 @@ def average_popularity(
     %(popularity)s
     %(n_users_pop)s
     %(beyond_k)s
+    count : {'interactions', 'users'}, optional
+        ``None`` means ``'interactions'`` (rows of the training DataFrame);
+        ``'users'`` counts distinct users (the same without repeated rows).
     normalize : bool, optional
-        Divide the counts by the denominator (the number of training users
-        or ``n_users``); ``None`` means False.
+        Divide by the number of training interactions (or users, or
+        ``n_users``); ``None`` means False.
     %(beyond_per_user)s
     %(beyond_convention)s
 
@@ -822,11 +866,15 @@ def average_popularity(
     >>> average_popularity([["a", "b"], ["b"]], train)   # ((3 + 1) / 2 + 1) / 2
     1.5
     """
-    opts = _resolve("arp", convention, {"normalize": normalize}, {"normalize": False})
+    opts = _resolve(
+        "arp", convention, {"count": count, "normalize": normalize},
+        {"count": "interactions", "normalize": False},
+    )  # fmt: skip
+    check_choice(opts["count"], "count", ("interactions", "users"))
     normalize = check_bool(opts["normalize"], "normalize")
     per_user = check_bool(per_user, "per_user")
     lists = _read_lists(recommended, k)
-    counts, total = _popularity(popularity, n_users, "users" if normalize else "interactions")
+    counts, total = _popularity(popularity, n_users, opts["count"])
     pop = _pop_of(lists, counts)
     return lists.per_user(pop / total if normalize else pop, per_user)
 
@@ -975,7 +1023,7 @@ class _Space:
             self.d[:m, :m] = d[np.ix_(ri, ci)]
             return
         x = _feature_matrix(features, items)
-        if distance == "jaccard":
+        if distance in ("jaccard", "hamming"):
             b = np.zeros((m + 1, max(x.shape[1], 1)), dtype=bool)
             b[:m, : x.shape[1]] = x != 0
             packed = np.packbits(b, axis=1, bitorder="little")
@@ -994,11 +1042,13 @@ class _Space:
         """Distances ``d(a[e], b[e])`` for code arrays ``a``, ``b`` of one shape."""
         if self.kind == "precomputed":
             return self.d[a, b]
-        if self.kind == "jaccard":
+        if self.kind in ("jaccard", "hamming"):
             inter = np.zeros(a.shape, dtype=np.float64)
             for w in range(self.bits.shape[1]):
                 col = self.bits[:, w]
                 inter += np.bitwise_count(col[a] & col[b])
+            if self.kind == "hamming":  # |A xor B| = |A| + |B| - 2 |A and B|
+                return self.size[a] + self.size[b] - 2.0 * inter
             union = self.size[a] + self.size[b] - inter
             with np.errstate(invalid="ignore", divide="ignore"):
                 return np.where(union > 0, 1.0 - inter / union, 0.0)
@@ -1025,8 +1075,8 @@ def _pos_weights(pos, discount):
 
 @fill_doc
 def intra_list_diversity(
-    recommended, features, *, k=None, distance=None, per_user=False, discount=False,
-    convention=None,
+    recommended, features, *, k=None, distance=None, short=None, per_user=False,
+    discount=False, convention=None,
 ):  # fmt: skip
     """Intra-list diversity: the mean pairwise distance between the items of each list.
 
@@ -1049,12 +1099,19 @@ def intra_list_diversity(
         with ``distance='precomputed'``, a DataFrame of distances indexed
         and labelled by item id.
     %(beyond_k)s
-    distance : {'jaccard', 'cosine', 'precomputed'}, optional
+    distance : {'jaccard', 'cosine', 'hamming', 'precomputed'}, optional
         ``1 - |A ∩ B| / |A ∪ B|`` on the sets of features (non-zero
         entries; two items without features are at distance 0), ``1 - cos``
         of the feature vectors (an item without features is at distance 1
-        from every other), or the given matrix. ``None`` means
-        ``'jaccard'``.
+        from every other; with the items' user-incidence vectors from the
+        training data as features this is Microsoft Recommenders' default
+        co-occurrence similarity), ``|A xor B|``, the number of features in
+        which two items differ (not normalised; RecTools' Hamming
+        distance), or the given matrix. ``None`` means ``'jaccard'``.
+    short : {'skip', 'zero'}, optional
+        Lists with fewer than two items have no pairs: ``None`` means
+        ``'skip'`` (NaN per user, left out of the mean, as Microsoft
+        Recommenders); ``'zero'`` counts them as 0 (RecTools).
     %(beyond_per_user)s
     discount : bool, default False
         Weight pairs by their positions, as above.
@@ -1089,7 +1146,11 @@ def intra_list_diversity(
     >>> round(intra_list_diversity([["a", "b", "c"]], genres), 4)   # pairs: 0, 1, 1
     0.6667
     """
-    opts = _resolve("ild", convention, {"distance": distance}, {"distance": "jaccard"})
+    opts = _resolve(
+        "ild", convention, {"distance": distance, "short": short},
+        {"distance": "jaccard", "short": "skip"},
+    )  # fmt: skip
+    check_choice(opts["short"], "short", ("skip", "zero"))
     per_user = check_bool(per_user, "per_user")
     discount = check_bool(discount, "discount")
     lists = _read_lists(recommended, k)
@@ -1106,7 +1167,8 @@ def intra_list_diversity(
         s = np.asarray(W @ space.unit)
         sq = (space.unit**2).sum(axis=1)
         self_sim = np.bincount(lists.owner, weights=w * w * sq[lists.code], minlength=n)
-        total = weight - ((s * s).sum(axis=1) - self_sim) / 2.0
+        # 1 - cos >= 0: clip the round-off of the difference (exact up to ~1e-16)
+        total = np.maximum(weight - ((s * s).sum(axis=1) - self_sim) / 2.0, 0.0)
     else:
         codes = lists.padded()
         wpad = np.zeros(codes.shape)
@@ -1117,7 +1179,7 @@ def intra_list_diversity(
         if total is None:
             total = _pair_sums_numpy(space, codes, wpad, len(lists.items))
     with np.errstate(invalid="ignore", divide="ignore"):
-        per = np.where(weight > 0, total / weight, np.nan)
+        per = np.where(weight > 0, total / weight, np.nan if opts["short"] == "skip" else 0.0)
     return lists.finish(per, per_user)
 
 
@@ -1135,6 +1197,7 @@ def serendipity(
     history=None,
     features=None,
     distance=None,
+    n_items=None,
     per_user=False,
     user="user",
     item="item",
@@ -1155,7 +1218,12 @@ def serendipity(
     * ``'history'`` (Kaminskas & Bridge 2016): ``unexp(u, i)`` is the mean
       distance between ``i`` and the items of the user's history (the
       content-based unexpectedness; Microsoft Recommenders uses its
-      complement, 1 - mean cosine similarity).
+      complement, 1 - mean cosine similarity);
+    * ``'rank'`` (RecTools, after a Lab41 blog post): ``unexp(u, i) =
+      max(0, p(i) - pu(i))`` with ``p(i) = (n + 1 - r) / n`` for the item's
+      position ``r`` in the list and ``pu(i) = (n + 1 - s) / n`` for its
+      dense popularity rank ``s`` among the training items (0 for items
+      absent from training), ``n = n_items``.
 
     Parameters
     ----------
@@ -1164,7 +1232,7 @@ def serendipity(
         The relevant items of each user: a long DataFrame (``user``,
         ``item``), or one collection of items per list.
     %(beyond_k)s
-    expectedness : {'popularity', 'history'}, optional
+    expectedness : {'popularity', 'history', 'rank'}, optional
         The model of what the user expects; ``None`` means
         ``'popularity'``.
     popularity : pandas.DataFrame, Series or dict, optional
@@ -1180,6 +1248,8 @@ def serendipity(
         Item features for ``'history'`` (as in :func:`intra_list_diversity`).
     distance : {'jaccard', 'cosine', 'precomputed'}, optional
         The distance of ``'history'``; ``None`` means ``'cosine'``.
+    n_items : int, optional
+        Catalogue size, for ``'rank'``.
     %(beyond_per_user)s
     user, item : str, default 'user', 'item'
         Column names of ``truth`` and ``history`` DataFrames.
@@ -1218,11 +1288,24 @@ def serendipity(
         {"expectedness": expectedness, "distance": distance},
         {"expectedness": "popularity", "distance": "cosine"},
     )
-    check_choice(opts["expectedness"], "expectedness", ("popularity", "history"))
+    check_choice(opts["expectedness"], "expectedness", ("popularity", "history", "rank"))
     per_user = check_bool(per_user, "per_user")
     lists = _read_lists(recommended, k)
     rel = _membership(lists, truth, "truth", user, item)
-    if opts["expectedness"] == "popularity":
+    if opts["expectedness"] != "rank" and n_items is not None:
+        raise TypeError("n_items applies only to expectedness='rank'")
+    if opts["expectedness"] == "rank":
+        if popularity is None:
+            raise TypeError("expectedness='rank' needs popularity= (training interactions)")
+        if history is not None or features is not None or n_primitive is not None:
+            raise TypeError("history, features and n_primitive do not apply to expectedness='rank'")
+        counts = _counts(popularity)
+        n = _check_n_items(n_items, len(lists.items))
+        dense = pd.Series(counts.rank(method="dense", ascending=False).to_numpy(), counts.index)
+        s_rank = dense.reindex(lists.items).to_numpy()[lists.code]
+        pu = np.where(np.isnan(s_rank), 0.0, (n + 1 - s_rank) / n)
+        unexp = np.maximum((n + 1 - lists.pos) / n - pu, 0.0)
+    elif opts["expectedness"] == "popularity":
         if popularity is None:
             raise TypeError("expectedness='popularity' needs popularity= (training interactions)")
         if features is not None:
@@ -1461,3 +1544,112 @@ def calibration(
     kl = terms.sum(axis=1) / np.log(b)
     kl[np.isnan(p).any(axis=1)] = np.nan
     return lists.finish(kl, per_user)
+
+
+# --------------------------------------------------------------------------
+# the libraries' definitions
+PRESETS.update(
+    {
+        "rectools": {
+            "novelty": {"denominator": "users", "unseen": "one", "base": 2.0, "average": "user"},
+            "arp": {"count": "interactions", "normalize": False},
+            "ild": {"distance": "hamming", "short": "zero"},
+            "serendipity": {"expectedness": "rank"},
+        },
+        "recommenders": {
+            "novelty": {
+                "denominator": "interactions",
+                "unseen": "zero",
+                "base": 2.0,
+                "average": "row",
+            },
+            "entropy": {"base": 2.0, "normalize": "none"},
+            "ild": {"distance": "cosine", "short": "skip"},
+            "serendipity": {"expectedness": "history", "distance": "cosine"},
+        },
+        "recbole": {
+            "entropy": {"base": float(np.e), "normalize": "distinct"},
+            "arp": {"count": "interactions", "normalize": False},
+        },
+        "elliot": {
+            "entropy": {"base": 2.0, "normalize": "none"},
+            "arp": {"count": "users", "normalize": False},
+            "aplt": {"head": 0.8, "head_by": "interactions"},
+        },
+    }
+)
+
+SOURCES: dict[str, dict[str, str]] = {
+    "rectools": {
+        "novelty": "RecTools 0.19.0, rectools/metrics/novelty.py, MeanInvUserFreq",
+        "arp": "rectools/metrics/popularity.py, AvgRecPopularity (normalize=False)",
+        "ild": "rectools/metrics/diversity.py, IntraListDiversity with "
+        "PairwiseHammingDistanceCalculator",
+        "serendipity": "rectools/metrics/serendipity.py, Serendipity (n_items = len(catalog))",
+    },
+    "recommenders": {
+        "novelty": "Microsoft Recommenders 1.2.1, recommenders/evaluation/python_evaluation.py, "
+        "novelty",
+        "entropy": "python_evaluation.py, distributional_coverage",
+        "ild": "python_evaluation.py, diversity (features: item_feature_vector, or the "
+        "items' training user-incidence vectors for item_cooccurrence_count)",
+        "serendipity": "python_evaluation.py, serendipity (relevance from truth; its default "
+        "counts every item as relevant)",
+    },
+    "recbole": {
+        "entropy": "RecBole 1.2.1, recbole/evaluator/metrics.py, ShannonEntropy",
+        "arp": "recbole/evaluator/metrics.py, AveragePopularity (full lists of length k)",
+    },
+    "elliot": {
+        "entropy": "Elliot 0.3.1, elliot/evaluation/metrics/diversity/shannon_entropy, "
+        "ShannonEntropy (equal list lengths)",
+        "arp": "elliot/evaluation/metrics/bias/arp/arp.py, ARP",
+        "aplt": "elliot/evaluation/metrics/bias/aplt/aplt.py, APLT (pop_ratio 0.8; ties at the "
+        "border in Elliot's item order there, by item id here)",
+    },
+}
+"""Library -> metric -> the file and function each preset was read from."""
+
+
+def describe(convention=None):
+    """The beyond-accuracy presets: what each library's definition sets, and where it comes from.
+
+    Parameters
+    ----------
+    convention : str, optional
+        One library (a key of :data:`PRESETS`); all of them by default.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (library, metric) with the keywords the preset sets and
+        the source file and function.
+
+    See Also
+    --------
+    recmetrics.conventions.describe : The presets of the ranking metrics.
+
+    References
+    ----------
+    .. [1] M. Kaminskas and D. Bridge. Diversity, Serendipity, Novelty, and
+       Coverage. ACM TiiS 7(1), 2016.
+
+    Examples
+    --------
+    >>> describe("recbole").loc[("recbole", "entropy"), "keywords"]
+    "base=2.718281828459045, normalize='distinct'"
+    """
+    names = tuple(PRESETS) if convention is None else (convention,)
+    for name in names:
+        check_choice(name, "convention", tuple(PRESETS))
+    rows = {
+        (name, metric): {
+            "keywords": ", ".join(f"{key}={value!r}" for key, value in kw.items()),
+            "source": SOURCES[name][metric],
+        }
+        for name in names
+        for metric, kw in PRESETS[name].items()
+    }
+    table = pd.DataFrame(rows).T
+    table.index.names = ["convention", "metric"]
+    return table

@@ -496,7 +496,11 @@ def _evaluate_with_beyond(y_true, y_score, parsed, per_user, same, item_data):
             model = _beyond._resolve(
                 "serendipity", same["convention"], {}, {"expectedness": "popularity"}
             )["expectedness"]
-            needs = ("truth", "popularity") if model == "popularity" else ("history", "features")
+            needs = {
+                "popularity": ("truth", "popularity"),
+                "rank": ("truth", "popularity", "n_items"),
+                "history": ("truth", "history", "features"),
+            }[model]
         for need in ("popularity", "features", "history"):
             optional = need == "history" and item_data[need] is not None
             if need in params and (need in needs or optional):
@@ -505,7 +509,7 @@ def _evaluate_with_beyond(y_true, y_score, parsed, per_user, same, item_data):
                         f"{name} needs {need}= (see recmetrics.beyond.{spec.function.__name__})"
                     )
                 kw[need] = item_data[need]
-        if "n_items" in params:
+        if "n_items" in params and (spec.name != "serendipity" or "n_items" in needs):
             kw["n_items"] = same["n_items"]
         if "truth" in params:
             kw["truth"] = truth

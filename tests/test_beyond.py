@@ -116,3 +116,318 @@ def test_properties(lists, rnd):
     same = [["a", "b"]] * 3
     assert beyond.intra_list_diversity([["a", "a2"]], {"a": {"x"}, "a2": {"x"}}) == 0.0
     assert beyond.entropy(same) == 1.0
+
+
+# --------------------------------------------------------------------------
+# second part: top_k, the remaining metrics, kernels, evaluate
+def test_top_k_ties_mask_and_errors():
+    s = np.array([[0.5, 0.9, 0.5, 0.9, 0.1], [1.0, 1.0, 1.0, 1.0, 1.0]])
+    np.testing.assert_array_equal(beyond.top_k(s, 3), [[1, 3, 0], [0, 1, 2]])
+    np.testing.assert_array_equal(
+        beyond.top_k(s, 2, mask=[[0, 1, 0, 0, 0], [1, 0, 0, 0, 0]]), [[3, 0], [1, 2]]
+    )
+    rng = np.random.default_rng(3)
+    r = rng.integers(0, 4, (200, 40)).astype(float)  # many ties
+    expect = np.argsort(-r, axis=1, kind="stable")[:, :7]
+    np.testing.assert_array_equal(beyond.top_k(r, 7), expect)
+    with pytest.raises(ValueError, match="fewer than k=5"):
+        beyond.top_k(s, 5, mask=[[0, 1, 0, 0, 0], [0] * 5])
+    with pytest.raises(ValueError, match="larger than"):
+        beyond.top_k(s, 6)
+    with pytest.raises(ValueError, match="NaN"):
+        beyond.top_k([[np.nan, 1.0]], 1)
+
+
+def test_coverage_variants():
+    lists = [["a", "b"], ["a", "c"], []]
+    assert beyond.coverage(lists, n_items=4, min_exposure=2) == 0.25
+    assert beyond.user_coverage(lists, n_users=3) == pytest.approx(2 / 3)
+    assert beyond.user_coverage(lists, n_users=4, min_length=2) == 0.5
+    with pytest.raises(ValueError, match="smaller than"):
+        beyond.user_coverage(lists, n_users=2)
+    with pytest.raises(TypeError, match="n_items"):
+        beyond.coverage(lists, n_items=4.0)
+    # uniform exposure over 4 of 16 items: 2 bits of log2(16) = 4
+    assert beyond.entropy([["a", "b"], ["c", "d"]], normalize="catalogue", n_items=16) == 0.5
+    assert beyond.entropy([["a", "b"], ["c", "d"]], base=np.e) == pytest.approx(np.log(4))
+    # discounted exposure: a at 1 twice, b at 2 once
+    e = np.array([2.0, 1 / np.log2(3)])
+    p = e / e.sum()
+    assert beyond.entropy([["a", "b"], ["a"]], discount="log") == pytest.approx(
+        -(p * np.log2(p)).sum()
+    )
+
+
+def test_novelty_and_popularity_options():
+    # a: 3 users / 4 interactions (user 1 twice), b: 1, c: 1 -> 5 users, 6 rows
+    train = pd.concat([TRAIN, pd.DataFrame({"user": [1], "item": ["a"]})], ignore_index=True)
+    by_users = beyond.novelty([["a"]], train)
+    assert by_users == pytest.approx(-math.log2(3 / 5))
+    by_rows = beyond.novelty([["a"]], train, denominator="interactions")
+    assert by_rows == pytest.approx(-math.log2(4 / 6))
+    assert beyond.novelty([["a", "z"]], train, unseen="skip") == pytest.approx(by_users)
+    assert beyond.novelty([["z"]], train) == pytest.approx(math.log2(6))  # p = 1 / (5 + 1)
+    assert beyond.average_popularity([["a", "b"]], train) == 2.5  # counts of interactions
+    assert beyond.average_popularity(
+        [["a", "b"]], train, count="users", normalize=True
+    ) == pytest.approx((3 / 5 + 1 / 5) / 2)
+    assert beyond.average_popularity([["a", "b"]], train, normalize=True) == pytest.approx(
+        (4 / 6 + 1 / 6) / 2
+    )
+    # head by items: the top 20 % of the 3 training items rounds down to none, 40 % to {a}
+    assert beyond.long_tail_share([["a", "b"]], train, head=0.4, head_by="items") == 0.5
+    with pytest.raises(ValueError, match="head"):
+        beyond.long_tail_share([["a"]], train, head=1.0)
+    with pytest.raises(TypeError, match="n_users applies"):
+        beyond.novelty([["a"]], train, n_users=5)
+
+
+def _ild_loop(lists, feats, distance):
+    out = []
+    for lst in lists:
+        d = []
+        for i in range(len(lst)):
+            for j in range(i + 1, len(lst)):
+                a, b = feats[lst[i]], feats[lst[j]]
+                if distance == "jaccard":
+                    union = np.sum((a > 0) | (b > 0))
+                    d.append(1 - np.sum((a > 0) & (b > 0)) / union if union else 0.0)
+                else:
+                    na, nb = np.linalg.norm(a), np.linalg.norm(b)
+                    d.append(1 - (a @ b) / (na * nb) if na and nb else 1.0)
+        out.append(np.mean(d) if d else np.nan)
+    return np.array(out)
+
+
+@pytest.mark.parametrize("distance", ["jaccard", "cosine"])
+def test_ild_matches_a_plain_loop(distance):
+    rng = np.random.default_rng(7)
+    n_items, n_feat = 60, 70  # more than 64 features: two words per item
+    x = (rng.random((n_items, n_feat)) < 0.1).astype(float)
+    x[5] = 0  # an item without features
+    feats = pd.DataFrame(x)
+    lists = [list(rng.choice(n_items, rng.integers(0, 9), replace=False)) for _ in range(150)]
+    lists[0] = [5, 6]
+    got = beyond.intra_list_diversity(lists, feats, distance=distance, per_user=True)
+    np.testing.assert_allclose(got, _ild_loop(lists, x, distance), rtol=0, atol=1e-12)
+
+
+def test_ild_numba_and_numpy_paths_agree():
+    from recmetrics._kernels import HAVE_NUMBA, jaccard_pair_sums
+
+    rng = np.random.default_rng(11)
+    x = rng.random((300, 20)) < 0.2
+    lists = beyond._read_lists(np.array([rng.choice(300, 12, replace=False) for _ in range(500)]))
+    space = beyond._Space(pd.DataFrame(x), lists.items, "jaccard")
+    codes = lists.padded()
+    w = np.where(codes >= 0, 1.0 / np.log2(np.arange(2, 14)), 0.0)
+    slow = beyond._pair_sums_numpy(space, codes, w, len(lists.items))
+    if HAVE_NUMBA:
+        np.testing.assert_allclose(jaccard_pair_sums(codes, w, space.bits, space.size), slow)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from("abcd"), min_size=2, max_size=4, unique=True), st.booleans())
+def test_diversity_and_calibration_properties(lst, discount):
+    onehot = pd.DataFrame(
+        {"Drama": [1, 1, 0, 0], "War": [0, 1, 0, 1], "Comedy": [0, 0, 1, 1]},
+        index=list("abcd"),
+    )
+    for distance in ("jaccard", "cosine"):
+        v = beyond.intra_list_diversity([lst], onehot, distance=distance, discount=discount)
+        assert -1e-12 <= v <= 1 + 1e-12
+        # the same item twice (two ids, same features): distance 0
+        twin = onehot.loc[[lst[0]] * 2].set_axis(["x", "y"])
+        same = beyond.intra_list_diversity([["x", "y"]], twin, distance=distance)
+        assert same == 0.0 if distance == "jaccard" else same < 1e-15  # cosine: round-off
+    kl = beyond.calibration([lst], [lst], onehot, discount=discount)
+    assert kl == pytest.approx(0.0, abs=1e-12) or discount
+    assert beyond.calibration([lst], [["a", "b", "c"]], onehot) >= 0
+
+
+def test_serendipity_by_hand():
+    train = pd.DataFrame({"user": [0, 1, 1, 2], "item": ["a", "a", "b", "c"]})
+    # popularity: a 2, b 1, c 1 -> primitive top-2: a, b (b before c by id)
+    recs = [["a", "c", "d"], ["c", "d"]]
+    truth = [{"a", "c"}, {"d"}]
+    per = beyond.serendipity(recs, truth, popularity=train, n_primitive=2, per_user=True)
+    np.testing.assert_allclose(per, [1 / 3, 1 / 2])
+    # without user 0's own training item a, its primitive list is b, c
+    per = beyond.serendipity(
+        recs, truth, popularity=train, n_primitive=2, history=train, per_user=True
+    )
+    np.testing.assert_allclose(per, [1 / 3, 1 / 2])  # a (seen) is unexpected; c expected
+    per = beyond.serendipity([["a", "c"]], [{"a", "c"}], popularity=train, n_primitive=2,
+                             history=[["a"]], per_user=True)  # fmt: skip
+    np.testing.assert_allclose(per, [1 / 2])
+    genres = {"a": {"Drama"}, "b": {"Drama", "War"}, "c": {"Comedy"}, "d": {"War"}}
+    # history b: cosine distance to a = 1 - 1/sqrt(2), to c = 1, to d = 1 - 1/sqrt(2)
+    per = beyond.serendipity(
+        [["a", "c", "d"]], [{"a", "d"}], expectedness="history", history=[["b"]],
+        features=genres, per_user=True,
+    )  # fmt: skip
+    np.testing.assert_allclose(per, [2 * (1 - 1 / math.sqrt(2)) / 3])
+    jac = beyond.serendipity(
+        [["a", "c"]], [{"a", "c"}], expectedness="history", history=[["b", "c"]],
+        features=genres, distance="jaccard",
+    )  # fmt: skip
+    # a: (1/2 + 1) / 2, c: (1 + 0) / 2
+    assert jac == pytest.approx(((0.75) + 0.5) / 2)
+    with pytest.raises(TypeError, match="needs history"):
+        beyond.serendipity([["a"]], [{"a"}], expectedness="history")
+
+
+def test_calibration_by_hand():
+    genres = {"a": {"Drama"}, "b": {"Comedy"}, "c": {"Drama", "Comedy"}, "n": set()}
+    # history a, b, b -> p = (1/3, 2/3); list a, c -> q = (3/4, 1/4)
+    p, q = np.array([1 / 3, 2 / 3]), np.array([3 / 4, 1 / 4])
+    qt = 0.99 * q + 0.01 * p
+    assert beyond.calibration([["a", "c"]], [["a", "b"]], genres) == pytest.approx(
+        np.sum([0.5, 0.5] * np.log(np.array([0.5, 0.5]) / (0.99 * q + 0.01 * 0.5)))
+    )
+    hist = pd.DataFrame({"user": [0, 0], "item": ["a", "b"], "w": [1.0, 2.0]})
+    assert beyond.calibration([["a", "c", "n"]], hist, genres, history_weight="w") == pytest.approx(
+        np.sum(p * np.log(p / qt))
+    )
+    assert beyond.calibration([["a"]], [["a", "b"]], genres, alpha=0) == np.inf
+    assert np.isnan(beyond.calibration([["a"]], [["n"]], genres, per_user=True)[0])
+    with pytest.raises(ValueError, match="alpha"):
+        beyond.calibration([["a"]], [["a"]], genres, alpha=1.0)
+    with pytest.raises(ValueError, match="2 entries for 1"):
+        beyond.calibration([["a"]], [["a"], ["b"]], genres)
+
+
+def test_bad_inputs_raise_clearly():
+    with pytest.raises(TypeError, match="top_k"):
+        beyond.novelty(np.array([[0.3, 0.2]]), TRAIN)
+    with pytest.raises(TypeError, match="ranked list"):
+        beyond.coverage([{"a", "b"}], n_items=3)
+    with pytest.raises(ValueError, match="no row for item"):
+        beyond.intra_list_diversity([["a", "z"]], pd.DataFrame({"f": [1]}, index=["a"]))
+    with pytest.raises(ValueError, match="distance"):
+        beyond.intra_list_diversity([["a", "b"]], GENRES, distance="euclid")
+    with pytest.raises(ValueError, match="twice"):
+        beyond.novelty(pd.DataFrame({"user": [1, 1], "item": ["a", "a"], "rank": [1, 2]}), TRAIN)
+    with pytest.raises(ValueError, match="'rank' or 'score'"):
+        beyond.novelty(pd.DataFrame({"user": [1], "item": ["a"]}), TRAIN)
+
+
+def test_evaluate_beside_accuracy():
+    import recmetrics as rm
+
+    rng = np.random.default_rng(5)
+    S = rng.random((40, 25))
+    Y = (rng.random((40, 25)) < 0.2).astype(int)
+    train = pd.DataFrame({"user": rng.integers(0, 40, 200), "item": rng.integers(0, 25, 200)})
+    feats = pd.DataFrame((rng.random((25, 6)) < 0.4).astype(int))
+    names = ["ndcg@5", "novelty@5", "ild@5", "coverage@5", "calibration@5", "serendipity@5"]
+    kw = dict(popularity=train, features=feats, history=train.drop_duplicates())
+    got = rm.evaluate(Y, S, names, **kw)
+    lists = beyond.top_k(S, 5)
+    assert got["ndcg@5"] == rm.evaluate(Y, S, ["ndcg@5"])["ndcg@5"]
+    assert got["novelty@5"] == pytest.approx(beyond.novelty(lists, train))
+    assert got["ild@5"] == pytest.approx(beyond.intra_list_diversity(lists, feats))
+    assert got["coverage@5"] == beyond.coverage(lists, n_items=25)
+    # the same through long data frames
+    preds = pd.DataFrame(
+        {
+            "user": np.repeat(np.arange(40), 25),
+            "item": np.tile(np.arange(25), 40),
+            "score": S.ravel(),
+        }
+    )
+    truth = pd.DataFrame({"user": np.nonzero(Y)[0], "item": np.nonzero(Y)[1]})
+    frames = rm.evaluate(truth, preds, names, n_items=25, **kw)
+    pd.testing.assert_series_equal(frames, got, rtol=1e-12)
+    per = rm.evaluate(truth, preds, names[:3], n_items=25, per_user=True, **kw)
+    assert list(per.columns) == names[:3] and per.index.name == "user"
+    with pytest.raises(ValueError, match="no per-user values"):
+        rm.evaluate(Y, S, ["coverage@5"], per_user=True)
+    with pytest.raises(ValueError, match="list length"):
+        rm.evaluate(Y, S, ["novelty"], popularity=train)
+    with pytest.raises(TypeError, match="needs features"):
+        rm.evaluate(Y, S, ["ild@5"])
+    with pytest.raises(TypeError, match="applies only to beyond"):
+        rm.evaluate(Y, S, ["ndcg@5"], features=feats)
+    with pytest.raises(TypeError, match="recommended lists"):
+        rm.evaluate(ranks=[1, 2], n_items=10, metrics=["novelty@5"], popularity=train)
+    with pytest.raises(ValueError, match="not a\\s+function of the rank"):
+        rm.metric_function("novelty@10", n_items=100)
+
+
+# --------------------------------------------------------------------------
+# presets: one toy example, the libraries' values read from their source (and,
+# for RecTools 0.19.0, Recommenders 1.2.1, RecBole 1.2.1 and LensKit 2025.8.1,
+# obtained by running them on this example in separate environments: they do
+# not install beside this project's pins, except RecBole, which needs torch)
+TOY_TRAIN = pd.DataFrame({"user": [1, 2, 3, 3, 4], "item": ["d", "a", "a", "b", "a"]})
+TOY_RECS = pd.DataFrame({"user": [1, 1, 2, 2], "item": ["a", "b", "b", "c"], "rank": [1, 2, 1, 2]})
+TOY_TEST = pd.DataFrame({"user": [1, 2], "item": ["b", "c"]})
+TOY_FEATURES = pd.DataFrame({"f1": [1, 0, 0, 1], "f2": [0, 0, 1, 1]}, index=list("abcd"))
+
+
+def test_rectools_preset_on_the_toy_example():
+    nov = beyond.novelty(TOY_RECS, TOY_TRAIN, convention="rectools", per_user=True)
+    np.testing.assert_allclose(nov.loc[[1, 2]], [1.207519, 2.0], atol=1e-6)
+    assert beyond.average_popularity(TOY_RECS, TOY_TRAIN, convention="rectools") == 1.25
+    assert beyond.intra_list_diversity(TOY_RECS, TOY_FEATURES, convention="rectools") == 1.0
+    assert (
+        beyond.intra_list_diversity([["a"]], TOY_FEATURES, convention="rectools") == 0.0
+    )  # a one-item list counts 0 there
+    ser = beyond.serendipity(
+        TOY_RECS, TOY_TEST, popularity=TOY_TRAIN, n_items=4, convention="rectools"
+    )
+    assert ser == pytest.approx(0.1875)
+    assert beyond.coverage(TOY_RECS, n_items=4) == 0.75  # CatalogCoverage(normalize=True)
+    with pytest.raises(ValueError, match="sets distance='hamming'"):
+        beyond.intra_list_diversity(
+            TOY_RECS, TOY_FEATURES, convention="rectools", distance="cosine"
+        )
+
+
+def test_recommenders_preset_on_the_toy_example():
+    assert beyond.entropy(TOY_RECS, convention="recommenders") == 1.5
+    nov = beyond.novelty(TOY_RECS, TOY_TRAIN, convention="recommenders")
+    assert nov == pytest.approx(1.345205, abs=1e-6)
+    # item_cooccurrence_count: cosine of the items' training user-incidence vectors
+    incidence = pd.crosstab(TOY_TRAIN["item"], TOY_TRAIN["user"]).reindex(
+        list("abcd"), fill_value=0
+    )
+    div = beyond.intra_list_diversity(TOY_RECS, incidence, convention="recommenders")
+    assert div == pytest.approx(0.711325, abs=1e-6)
+    ser = beyond.serendipity(
+        TOY_RECS, TOY_TEST, history=TOY_TRAIN, features=incidence, convention="recommenders"
+    )
+    assert ser == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="no gini|has no"):
+        beyond.long_tail_share(TOY_RECS, TOY_TRAIN, convention="recommenders")
+
+
+def test_recbole_lenskit_elliot_presets_on_the_toy_example():
+    assert beyond.entropy(TOY_RECS, convention="recbole") == pytest.approx(0.346574, abs=1e-6)
+    assert beyond.average_popularity(TOY_RECS, TOY_TRAIN, convention="recbole") == 1.25
+    # RecBole's catalogue counts its padding item: 4 items + [PAD]
+    assert beyond.coverage(TOY_RECS, n_items=5) == 0.6  # ItemCoverage@2
+    assert beyond.gini(TOY_RECS, n_items=5) == pytest.approx(0.5)  # GiniIndex@2
+    assert beyond.gini(TOY_RECS, n_items=4) == pytest.approx(0.375)  # LensKit ListGini
+    ev = TOY_RECS.assign(item=["a", "b", "b", "d"])  # Elliot knows only training items
+    assert beyond.average_popularity(ev, TOY_TRAIN, convention="elliot") == 1.5
+    assert beyond.long_tail_share(ev, TOY_TRAIN, convention="elliot") == 0.25
+    assert beyond.entropy(ev, convention="elliot") == 1.5
+    table = beyond.describe()
+    assert set(table.index.get_level_values(0)) == {"rectools", "recommenders", "recbole", "elliot"}
+    with pytest.raises(ValueError, match="defines no beyond-accuracy"):
+        beyond.novelty(TOY_RECS, TOY_TRAIN, convention="trec_eval")
+    with pytest.raises(ValueError, match="convention"):
+        beyond.novelty(TOY_RECS, TOY_TRAIN, convention="nope")
+
+
+def test_evaluate_passes_the_preset_on():
+    import recmetrics as rm
+
+    got = rm.evaluate(
+        TOY_TEST, TOY_RECS.rename(columns={"rank": "r"}), ["novelty@2", "arp@2"],
+        rank="r", popularity=TOY_TRAIN, convention="rectools", users="predictions",
+    )  # fmt: skip
+    assert got["novelty@2"] == pytest.approx(1.603759, abs=1e-6)
+    assert got["arp@2"] == 1.25
