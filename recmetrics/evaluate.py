@@ -98,7 +98,8 @@ def evaluate(
         the columns of a score matrix) and ``entropy@k``, which have no
         per-user values. Their lists are the predictions' top ``k`` (ties
         in item order), or the given ranked lists; score matrices need the
-        ``@k``.
+        ``@k``. They are averaged over every user who has a list, including
+        users the ranking metrics leave out (no relevant item).
     %(ranks)s
     %(n_items)s
     %(mask)s
@@ -523,7 +524,9 @@ def _evaluate_with_beyond(y_true, y_score, parsed, per_user, same, item_data):
     if table is None:
         table = beyond_table
     elif columns:
-        table = table.join(beyond_table.reindex(table.index))
+        # every user with a list counts for the list metrics, whether or not
+        # the ranking metrics evaluate them (users without relevant items)
+        table = table.join(beyond_table, how="outer")
     table = table[[name for name, spec, _ in parsed if spec.kind != "catalogue"]]
     if per_user:
         table.index.name = "user"
