@@ -5,6 +5,8 @@ Not to be confused with the unrelated PyPI package ``recmetrics``.
 
 The flow of the package, from input to consumers:
 
+* files are read into long data frames (:mod:`recmetrics.io`: TREC qrels and
+  runs, CSV, Parquet);
 * inputs are read by type (:mod:`recmetrics._inputs`) and turned into one
   representation, :class:`Ranking` (:mod:`recmetrics.ranking`);
 * metrics are small functions of it, one module per chapter:
@@ -13,13 +15,16 @@ The flow of the package, from input to consumers:
   (:mod:`recmetrics._registry`);
 * consumers: :func:`evaluate` (many metrics at once), the convention presets
   (:mod:`recmetrics.conventions`), the sampled metrics
-  (:mod:`recmetrics.sampled`).
+  (:mod:`recmetrics.sampled`), the command line (:mod:`recmetrics.cli`), and
+  the distributed evaluation on Spark and Dask (:mod:`recmetrics.spark`,
+  :mod:`recmetrics.dask`; optional extras).
 """
 
-from . import beyond, conventions, models, split, stats
+from . import beyond, conventions, io, models, split, stats
 from ._frames import from_frames
 from .datasets import movielens, synthetic_ratings
 from .evaluate import compare_conventions, evaluate
+from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .ndcg import cg, dcg, discount, idcg, ndcg
 from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
 from .rating import mae, rating_errors_by_user, rmse
@@ -66,6 +71,13 @@ __all__ = [
     "from_lists",
     "from_ranks",
     "from_scores",
+    # files (recmetrics.io)
+    "io",
+    "read_table",
+    "read_trec_qrels",
+    "read_trec_run",
+    "write_trec_qrels",
+    "write_trec_run",
     # rating metrics
     "mae",
     "rating_errors_by_user",

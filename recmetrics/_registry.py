@@ -119,7 +119,13 @@ REGISTRY: dict[str, MetricSpec] = {
             hit_ratio,
             aliases=("hit_ratio", "hit", "hitrate", "hit_rate"),
             rank_cutoff_required=True,
-            presets={"ranx": "both", "recbole": "k", "rectools": "k", "lenskit": "both"},
+            presets={
+                "trec_eval": "k",
+                "ranx": "both",
+                "recbole": "k",
+                "rectools": "k",
+                "lenskit": "both",
+            },
         ),
         MetricSpec("arhr", arhr),
         MetricSpec(

@@ -218,6 +218,7 @@ SOURCES = {
         "map": "m_map.c (map), m_map_cut.c (map_cut_k)",
         "ndcg": "m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut_k)",
         "mrr": "m_recip_rank.c (recip_rank)",
+        "hr": "m_success.c (success_k)",
         "ties": "form_res_rels.c: comp_sim_docno",
     },
     "sklearn": {

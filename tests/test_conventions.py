@@ -129,6 +129,7 @@ TREC = {  # trec_eval measure -> our metric name
     "ndcg_cut_10": "ndcg@10",
     "ndcg": "ndcg",
     "recip_rank": "mrr",
+    "success_5": "hr@5",
 }
 
 

@@ -1,0 +1,308 @@
+"""TREC/CSV/Parquet reading and writing, and the ``recmetrics`` command line.
+
+The command runs as a subprocess (the installed ``recmetrics`` script and
+``python -m recmetrics``) on small files written here, and its output is
+checked against trec_eval (pytrec_eval) on the same files: ties in the scores
+(broken by document id, in decreasing string order), graded judgements,
+negative grades, queries judged without a relevant document, retrieved
+documents without a judgement, relevant documents not retrieved, and queries
+present in only one of the two files.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import recmetrics as rm
+from recmetrics import io
+from recmetrics.cli import trec_measures
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+SCRIPT = Path(sys.executable).parent / "recmetrics"
+
+
+def run_cli(*args, module=False):
+    cmd = [sys.executable, "-m", "recmetrics"] if module else [str(SCRIPT)]
+    return subprocess.run(cmd + [str(a) for a in args], capture_output=True, text=True, timeout=300)
+
+
+# --------------------------------------------------------------------------
+# files shared by the tests
+def make_trec_files(directory, seed=0, n_queries=40, n_docs=60):
+    rng = np.random.default_rng(seed)
+    docs = [f"d{i}" for i in range(n_docs)]  # 'd10' < 'd2' in string order
+    qrels, run = [], []
+    for q in range(n_queries):
+        qid = f"q{q:03d}"
+        judged = rng.choice(n_docs, size=rng.integers(3, 15), replace=False)
+        grades = rng.choice([-1, 0, 0, 1, 2, 3], size=judged.size)
+        if q % 7 == 3:  # judged, nothing relevant
+            grades = np.minimum(grades, 0)
+        if q % 11 != 5:  # q 5, 16, 27, 38: judged, not retrieved
+            qrels += [(qid, docs[d], int(g)) for d, g in zip(judged, grades, strict=True)]
+        retrieved = rng.choice(n_docs, size=rng.integers(1, 40), replace=False)
+        scores = np.round(rng.random(retrieved.size), 1)  # many ties
+        run += [(qid, docs[d], s) for d, s in zip(retrieved, scores, strict=True)]
+    qrels += [("q999", "d1", 1), ("q999", "d2", 0)]  # not in the run
+    qpath, rpath = Path(directory) / "qrels.txt", Path(directory) / "run.txt"
+    with open(qpath, "w") as f:
+        for q, d, g in qrels:
+            f.write(f"{q} 0 {d} {g}\n")
+    with open(rpath, "w") as f:
+        for i, (q, d, s) in enumerate(run):
+            f.write(f"{q} Q0 {d} {i % 50 + 1} {s} run\n")  # written ranks are ignored
+    return qpath, rpath
+
+
+@pytest.fixture(scope="module")
+def trec_files(tmp_path_factory):
+    return make_trec_files(tmp_path_factory.mktemp("trec"))
+
+
+def pytrec(qpath, rpath, measures):
+    """trec_eval's per-query values for each measure, one evaluator per measure."""
+    qrels, run = {}, {}
+    for line in Path(qpath).read_text().splitlines():
+        q, _, d, g = line.split()
+        qrels.setdefault(q, {})[d] = int(g)
+    for line in Path(rpath).read_text().splitlines():
+        q, _, d, _, s, _ = line.split()
+        run.setdefault(q, {})[d] = float(s)
+    out = {}
+    for m in measures:
+        res = pytrec_eval.RelevanceEvaluator(qrels, {m}).evaluate(run)
+        out.update(pd.DataFrame(res).T.to_dict("series"))
+    return pd.DataFrame(out)
+
+
+TREC_MEASURES = [
+    "P.5", "P.10", "recall.5", "recall.20", "map", "map_cut.10", "ndcg", "ndcg_cut.3",
+    "ndcg_cut.10", "recip_rank", "success.1", "success.5",
+]  # fmt: skip
+
+
+@pytest.mark.crosslib
+@pytest.mark.slow
+def test_cli_matches_trec_eval_per_query_and_mean(trec_files):
+    qpath, rpath = trec_files
+    expected = pytrec(qpath, rpath, TREC_MEASURES)
+    labels = [m.replace(".", "_") for m in TREC_MEASURES]
+    res = run_cli(
+        "evaluate", qpath, rpath, "-m", *TREC_MEASURES, "--convention", "trec_eval",
+        "--per-user", "--format", "json",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    got = pd.DataFrame(json.loads(res.stdout)).T[labels]
+    # the same queries: in both files (q999 only judged, the q%11==5 ones only retrieved)
+    assert sorted(got.index) == sorted(expected.index)
+    assert "q999" not in got.index and "q005" not in got.index
+    got = got.loc[expected.index].astype(float)
+    for label in labels:
+        np.testing.assert_allclose(got[label], expected[label], rtol=0, atol=1e-12, err_msg=label)
+    # means, through python -m, as trec_eval prints them ('all' lines)
+    res = run_cli(
+        "evaluate", qpath, rpath, "-m", *TREC_MEASURES, "--convention", "trec_eval",
+        "--format", "trec", "--digits", "12", module=True,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    lines = [line.split() for line in res.stdout.splitlines()]
+    assert [f[0] for f in lines] == labels and {f[1] for f in lines} == {"all"}
+    for (label, _, value), m in zip(lines, labels, strict=True):
+        assert float(value) == pytest.approx(expected[m].mean(), abs=1e-11), label
+
+
+@pytest.mark.slow
+def test_cli_tables_and_formats(tmp_path, trec_files):
+    """CSV and Parquet inputs give the numbers of the TREC files; every output format."""
+    qpath, rpath = trec_files
+    truth = io.read_trec_qrels(qpath)
+    truth["relevance"] = truth["relevance"].clip(lower=0)
+    run = io.read_trec_run(rpath)
+    truth.rename(columns={"user": "uid", "relevance": "grade"}).to_csv(tmp_path / "t.csv")
+    run.rename(columns={"user": "uid", "score": "s"}).to_parquet(tmp_path / "r.parquet")
+    expected = rm.evaluate(
+        truth, run, ["ndcg@10", "precision@10", "map"], relevance="relevance",
+        convention="trec_eval",
+        users="both",
+    )  # fmt: skip
+    common = ["-m", "ndcg@10", "P_10", "map", "--convention", "trec_eval"]
+    res = run_cli(
+        "evaluate", tmp_path / "t.csv", tmp_path / "r.parquet", *common, "--user", "uid",
+        "--relevance", "grade", "--score", "s", "--format", "csv",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    got = pd.read_csv(pd.io.common.StringIO(res.stdout), index_col=0)["value"]
+    np.testing.assert_allclose(got.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-15)
+    assert list(got.index) == ["ndcg@10", "P_10", "map"]
+    table = run_cli("evaluate", qpath, rpath, *common)
+    assert table.returncode == 0 and table.stdout.split()[:2] == ["value", "measure"]
+    assert f"{expected['map']:.4f}" in table.stdout
+    latex = run_cli("evaluate", qpath, rpath, *common, "--format", "latex")
+    assert latex.returncode == 0 and "\\begin{tabular}" in latex.stdout
+
+
+@pytest.mark.slow
+def test_cli_compare(trec_files, tmp_path):
+    qpath, rpath = trec_files
+    run = io.read_trec_run(rpath)
+    worse = run.assign(score=np.random.default_rng(1).random(len(run)))
+    io.write_trec_run(worse, tmp_path / "shuffled.txt")
+    res = run_cli(
+        "compare", rpath, tmp_path / "shuffled.txt", "--qrels", qpath, "-m", "ndcg@10", "map",
+        "--test", "randomization", "--n-resamples", "2000", "--format", "json",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    rows = pd.DataFrame(json.loads(res.stdout))
+    assert list(rows["model"].unique()) == ["run", "shuffled"]
+    truth = io.read_trec_qrels(qpath).assign(relevance=lambda t: t.relevance.clip(lower=0))
+    per = {
+        name: rm.evaluate(truth, r, ["ndcg@10", "map"], relevance="relevance", per_user=True)
+        for name, r in (("run", run), ("shuffled", io.read_trec_run(tmp_path / "shuffled.txt")))
+    }
+    expected = rm.stats.compare(per, test="randomization", n_resamples=2000)
+    np.testing.assert_allclose(rows["mean"], expected["mean"], rtol=1e-12)
+    np.testing.assert_allclose(
+        rows["pvalue_adjusted"].astype(float), expected["pvalue_adjusted"], rtol=1e-12
+    )
+
+
+@pytest.mark.slow
+def test_cli_errors_and_help(tmp_path, trec_files):
+    qpath, rpath = trec_files
+    bad = tmp_path / "bad_run.txt"
+    bad.write_text("q1 Q0 d1 1 0.5 x\nq1 Q0 d2 2 high x\n")
+    res = run_cli("evaluate", qpath, bad, "-m", "P_10")
+    assert res.returncode == 1
+    assert "bad_run.txt, line 2: score must be a number, got 'high'" in res.stderr
+    assert "Traceback" not in res.stderr
+    res = run_cli("evaluate", qpath, tmp_path / "missing.txt")
+    assert res.returncode == 1 and "RUN: no such file" in res.stderr
+    res = run_cli("evaluate", qpath, rpath, "-m", "mrr@10", "--convention", "trec_eval")
+    assert res.returncode == 1 and "mrr" in res.stderr and "Traceback" not in res.stderr
+    res = run_cli("evaluate", qpath)
+    assert res.returncode == 2 and "required" in res.stderr
+    res = run_cli("evaluate", "--help")
+    assert res.returncode == 0 and "examples:" in res.stdout and "ndcg_cut_10" in res.stdout
+    res = run_cli("--version")
+    assert res.returncode == 0 and res.stdout.startswith("recmetrics ")
+
+
+# --------------------------------------------------------------------------
+# readers and writers
+def test_trec_round_trip(tmp_path):
+    truth = pd.DataFrame({"user": ["1", "1", "2"], "item": ["a", "007", "b"], "g": [2, 0, 1]})
+    io.write_trec_qrels(truth, tmp_path / "q", relevance="g")
+    back = io.read_trec_qrels(tmp_path / "q")
+    assert back["item"].tolist() == ["a", "007", "b"]  # ids stay strings
+    assert back["relevance"].tolist() == [2, 0, 1]
+    scores = np.array([0.1, 1 / 3, 1 / 3, 2.5e-300])
+    pred = pd.DataFrame({"user": ["1", "1", "1", "2"], "item": ["a", "b", "c", "a"], "s": scores})
+    io.write_trec_run(pred, tmp_path / "r", score="s", tag="t1")
+    back = io.read_trec_run(tmp_path / "r")
+    assert back["item"].tolist() == ["c", "b", "a", "a"]  # ties: decreasing id
+    assert back["rank"].tolist() == [1, 2, 3, 1]
+    assert back["score"].tolist() == [1 / 3, 1 / 3, 0.1, 2.5e-300]  # exact
+
+
+def test_trec_gzip_and_chunks(tmp_path):
+    import gzip
+
+    lines = "".join(f"q{i % 7} 0 d{i} {i % 3}\n" for i in range(1000))
+    with gzip.open(tmp_path / "q.gz", "wt") as f:
+        f.write(lines)
+    (tmp_path / "q").write_text(lines)
+    a = io.read_trec_qrels(tmp_path / "q.gz", chunk_lines=64)
+    b = io.read_trec_qrels(tmp_path / "q")
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == 1000 and a["relevance"].sum() == sum(i % 3 for i in range(1000))
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("q1 0 d1 1\nq1 0 d2\n", "line 2: expected 4 fields"),
+        ("q1 0 d1 1\n\nq1 0 d2 1 extra\n", "line 3: expected 4 fields"),
+        ("q1 0 d1 1\nq1 0 d2 1.5\n", "line 2: relevance must be an integer, got '1.5'"),
+        ("q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 0\n", "lines 1 and 3: document 'd1' is judged twice"),
+        (
+            "q1 0 d1 1 a b c d\n",
+            "line 1: expected 4 fields (user iteration item relevance), got more",
+        ),
+        ("q1 0 d1 1\nq1 0 d2 1\nq1 0 d3 1 a b c\n", "line 3"),
+    ],
+)
+def test_qrels_errors_name_file_and_line(tmp_path, text, message):
+    f = tmp_path / "qrels.txt"
+    f.write_text(text)
+    with pytest.raises(ValueError, match="qrels.txt") as err:
+        io.read_trec_qrels(f, chunk_lines=2)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("q1 Q0 d1 1 0.5\n", "line 1: expected 6 fields"),
+        ("q1 Q0 d1 x 0.5 t\n", "line 1: rank must be an integer"),
+        ("q1 Q0 d1 1 inf t\n", "line 1: score must be finite"),
+        ("q1 Q0 d1 1 nan t\n", "line 1: score must be a number"),
+        ("q1 Q0 d1 1 0.5 t\nq1 Q0 d1 2 0.4 t\n", "lines 1 and 2: document 'd1' is retrieved"),
+    ],
+)
+def test_run_errors_name_file_and_line(tmp_path, text, message):
+    f = tmp_path / "run.txt"
+    f.write_text(text)
+    with pytest.raises(ValueError) as err:
+        io.read_trec_run(f)
+    assert "run.txt" in str(err.value) and message in str(err.value)
+
+
+def test_reader_argument_errors(tmp_path):
+    with pytest.raises(TypeError, match="path must be a file path"):
+        io.read_trec_run(3)
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        io.read_trec_run(tmp_path / "none")
+    (tmp_path / "t.csv").write_text("user,item\n1,2\n")
+    with pytest.raises(ValueError, match="t.csv has no column 'score'"):
+        io.read_table(tmp_path / "t.csv", columns=["user", "item", "score"])
+    with pytest.raises(ValueError, match="not a table"):
+        (tmp_path / "t.txt").write_text("user,item\n1,2\n")
+        io.read_table(tmp_path / "t.txt")
+    with pytest.raises(ValueError, match="whitespace"):
+        io.write_trec_run(
+            pd.DataFrame({"user": ["a b"], "item": ["x"], "score": [1.0]}), tmp_path / "r"
+        )
+    with pytest.raises(ValueError, match="integer grades"):
+        io.write_trec_qrels(
+            pd.DataFrame({"user": [1], "item": [2], "g": [0.5]}), tmp_path / "q", relevance="g"
+        )
+
+
+def test_empty_files(tmp_path):
+    (tmp_path / "q").write_text("")
+    (tmp_path / "r").write_text("\n\n")
+    assert io.read_trec_qrels(tmp_path / "q").shape == (0, 3)
+    assert io.read_trec_run(tmp_path / "r").columns.tolist() == [
+        "user", "item", "rank", "score", "tag",
+    ]  # fmt: skip
+
+
+def test_trec_measure_names():
+    assert trec_measures("P") == [(f"P_{k}", f"precision@{k}") for k in io_cutoffs()]
+    assert trec_measures("recall.5,20") == [("recall_5", "recall@5"), ("recall_20", "recall@20")]
+    assert trec_measures("map_cut_10") == [("map_cut_10", "map@10")]
+    assert trec_measures("ndcg") == [("ndcg", "ndcg")]
+    with pytest.raises(ValueError, match="cutoffs must be >= 1"):
+        trec_measures("P_0")
+
+
+def io_cutoffs():
+    return (5, 10, 15, 20, 30, 100, 200, 500, 1000)
