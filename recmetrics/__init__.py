@@ -20,7 +20,7 @@ The flow of the package, from input to consumers:
   :mod:`recmetrics.dask`; optional extras).
 """
 
-from . import beyond, conventions, io, models, split, stats
+from . import beyond, conventions, dask, io, models, spark, split, stats
 from ._frames import from_frames
 from .datasets import movielens, synthetic_ratings
 from .evaluate import compare_conventions, evaluate
@@ -109,6 +109,8 @@ __all__ = [
     # beyond accuracy (the module recmetrics.beyond)
     "beyond",
     # consumers
+    "dask",
+    "spark",
     "compare_conventions",
     "conventions",
     "evaluate",

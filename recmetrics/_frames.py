@@ -32,8 +32,8 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ._validation import check_choice, check_n_items
-from .ranking._representation import _deterministic
+from ._validation import check_bool, check_choice, check_n_items
+from .ranking._representation import TIE_POLICIES, _deterministic
 from .ranking.scores import _entries_from_counts
 
 __all__ = ["FRAME_USERS", "from_frames", "is_frame_input"]
@@ -172,6 +172,8 @@ def from_frames(
                 f"pair) when the other argument is one, got {type(frame).__name__}"
             )
     check_choice(users, "users", FRAME_USERS)
+    check_choice(ties, "ties", TIE_POLICIES)
+    check_bool(retrieve_nonpositive, "retrieve_nonpositive")
     if score is not None and rank is not None:
         raise TypeError("give either score= or rank=, not both")
     order_col, by_rank = (rank, True) if rank is not None else (score or "score", False)

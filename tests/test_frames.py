@@ -243,3 +243,13 @@ def test_many_users_are_converted_without_a_user_loop():
     rel = np.zeros_like(score)
     rel[truth["user"], truth["item"]] = 1
     np.testing.assert_allclose(per["mrr"].to_numpy(), rm.mrr(rel, score, per_user=True))
+
+
+def test_frames_check_ties_and_flags():
+    """A tie policy or flag that does not exist raises, as for score matrices."""
+    t = pd.DataFrame({"user": ["u", "u"], "item": ["i", "j"]})
+    p = pd.DataFrame({"user": ["u", "u"], "item": ["i", "j"], "score": [1.0, 1.0]})
+    with pytest.raises(ValueError, match="ties must be one of"):
+        rm.evaluate(t, p, ["ndcg@10"], ties="random")
+    with pytest.raises(TypeError, match="retrieve_nonpositive"):
+        rm.from_frames(t, p, retrieve_nonpositive="no")

@@ -1,0 +1,102 @@
+"""What Spark and Dask evaluation share: checking the request once, evaluating one batch.
+
+A batch is every truth and prediction row of a group of users (users are
+assigned to groups by a hash of their id, so each user's rows meet in one
+group). :func:`evaluate_batch` runs :func:`recmetrics.evaluate` on it with
+``per_user=True``; each user's values depend on that user's rows only, so
+the union of the batches' rows is the single-process per-user table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import _registry
+from ._frames import FRAME_USERS
+from ._validation import check_bool, check_choice
+
+
+def check_request(metrics, *, order, rank, relevance, users, per_user, keywords):
+    """Validate everything on the driver, before any job runs; return the metric names.
+
+    A one-user dry run of :func:`recmetrics.evaluate` with the same metrics
+    and keywords raises the errors a worker would raise, as a plain
+    ``ValueError``/``TypeError`` instead of a remote traceback.
+    """
+    from .evaluate import evaluate
+
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if metrics is None or not isinstance(metrics, list | tuple):
+        raise TypeError(
+            "metrics must be a metric name or a list of names like ['ndcg@10', 'map@10'], "
+            f"got {type(metrics).__name__}"
+        )
+    metrics = list(metrics)
+    for name in metrics:
+        spec, _ = _registry.parse(name)
+        if spec.kind != "ranking":
+            raise ValueError(
+                f"{name!r} is a beyond-accuracy metric of the recommended lists; the "
+                "distributed evaluate computes ranking metrics only (collect the top-k lists "
+                "and use recmetrics.evaluate or recmetrics.beyond)"
+            )
+    check_choice(users, "users", FRAME_USERS)
+    check_bool(per_user, "per_user")
+    truth = pd.DataFrame({"user": ["u"], "item": ["i"]})
+    if relevance is not None:
+        truth[relevance] = [1]
+    pred = pd.DataFrame({"user": ["u"], "item": ["i"], order: [1]})
+    evaluate(
+        truth,
+        pred,
+        metrics,
+        score=None if rank else order,
+        rank=rank,
+        relevance=relevance,
+        users=users,
+        **keywords,
+    )
+    return metrics
+
+
+def internal_names(metrics):
+    """Column names safe in every engine for the metric values."""
+    return [f"_rm_{i}" for i in range(len(metrics))]
+
+
+def evaluate_batch(truth, predictions, *, metrics, user, item, order, rank, relevance, users,
+                   keywords):  # fmt: skip
+    """Per-user values of one batch: columns ``user`` (as ``user``) and ``_rm_0``, ..."""
+    from .evaluate import evaluate
+
+    cols = internal_names(metrics)
+    t_users = pd.Index(truth[user].unique())
+    p_users = pd.Index(predictions[user].unique())
+    chosen = {
+        "truth": t_users,
+        "predictions": p_users,
+        "both": t_users.intersection(p_users),
+        "all": t_users.union(p_users),
+    }[users]
+    if len(chosen) == 0:
+        empty = {user: truth[user].iloc[:0]} | {c: np.zeros(0) for c in cols}
+        return pd.DataFrame(empty)
+    table = evaluate(
+        truth,
+        predictions,
+        metrics,
+        user=user,
+        item=item,
+        score=None if rank else order,
+        rank=rank,
+        relevance=relevance,
+        users=users,
+        per_user=True,
+        **keywords,
+    )
+    out = pd.DataFrame({user: table.index.to_numpy()})
+    for c, m in zip(cols, metrics, strict=True):
+        out[c] = table[m].to_numpy(dtype=np.float64)
+    return out
