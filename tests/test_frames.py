@@ -253,3 +253,22 @@ def test_frames_check_ties_and_flags():
         rm.evaluate(t, p, ["ndcg@10"], ties="random")
     with pytest.raises(TypeError, match="retrieve_nonpositive"):
         rm.from_frames(t, p, retrieve_nonpositive="no")
+
+
+@pytest.mark.parametrize("with_text", [False, True])
+def test_by_user_score_equals_lexsort(with_text):
+    """The combined-key sort of the predictions is lexsort's order, ties and all."""
+    from recmetrics._frames import _by_user_score
+
+    rng = np.random.default_rng(3)
+    n = 5000
+    pu = rng.integers(0, 300, n)
+    values = np.round(rng.normal(size=n), 1)  # many ties, negative and zero scores
+    values[:10] = -0.0
+    skey = rng.permutation(n) if with_text else None
+    want = np.lexsort((-values, pu) if skey is None else (skey, -values, pu))
+    got = _by_user_score(pu, values, skey, 300, n if with_text else 1)
+    np.testing.assert_array_equal(got, want)
+    # the fallback when the combined key would overflow int64
+    got = _by_user_score(pu, values, skey, 2**61, n if with_text else 1)
+    np.testing.assert_array_equal(got, want)
