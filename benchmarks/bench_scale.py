@@ -132,20 +132,14 @@ def run_spark_ranking_metrics(spark, tp, pp):
 
 
 def start_spark():
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
-
-    spark = (
-        SparkSession.builder.master("local[2]")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.memory", "6g")
-        .config("spark.sql.shuffle.partitions", "8")
-        .config("spark.sql.execution.arrow.maxRecordsPerBatch", "100000")
-        .getOrCreate()
+    return rm.spark.local_session(
+        2,
+        config={
+            "spark.driver.memory": "6g",
+            "spark.sql.shuffle.partitions": "8",
+            "spark.sql.execution.arrow.maxRecordsPerBatch": "100000",
+        },
     )
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
 
 
 def start_dask():

@@ -34,7 +34,7 @@ import pandas as pd
 
 from ._distributed import check_request, evaluate_batch, internal_names
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "local_session"]
 
 _BUCKET = "_rm_bucket"
 
@@ -46,6 +46,80 @@ def _require():
         raise ImportError(
             "recmetrics.spark needs pyspark and pyarrow: pip install 'recmetrics-book[spark]'"
         ) from err
+
+
+def local_session(cores=2, *, app_name="recmetrics", log_file=None, config=None):
+    """A quiet Spark session on this machine, for notebooks, tests and benchmarks.
+
+    Spark's Java process writes start-up notices and warnings to the standard
+    output and error of the Python process that launches it, where a notebook
+    would show them. This session sends them to ``log_file`` instead, and
+    sets what a local evaluation needs.
+
+    Parameters
+    ----------
+    cores : int, default 2
+        Worker threads (``local[cores]``).
+    app_name : str, default 'recmetrics'
+        The application name.
+    log_file : str or os.PathLike, optional
+        Where the Java process's output goes (default: discarded).
+    config : dict, optional
+        Further Spark settings; they override the defaults below.
+
+    Returns
+    -------
+    pyspark.sql.SparkSession
+        With the web UI and console progress bars off,
+        ``spark.sql.shuffle.partitions = 4 * cores``, the driver bound to
+        127.0.0.1 and the log level ``ERROR``. ``PYSPARK_PYTHON`` is set to
+        this Python unless it is already set, so that the workers import the
+        same ``recmetrics``. If a session is already running, Spark returns
+        it (with its own settings).
+
+    Examples
+    --------
+    Not run as a doctest (it starts Java)::
+
+        spark = rm.spark.local_session(2)
+        rm.spark.evaluate(spark.createDataFrame(truth), spark.createDataFrame(run))
+    """
+    import os
+    import sys
+
+    _require()
+    from pyspark.sql import SparkSession
+
+    if isinstance(cores, bool) or not isinstance(cores, int) or cores < 1:
+        raise ValueError(f"cores must be a positive integer, got {cores!r}")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    settings = {
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.shuffle.partitions": str(4 * cores),
+        "spark.driver.bindAddress": "127.0.0.1",
+        "spark.driver.host": "127.0.0.1",
+        **(config or {}),
+    }
+    builder = SparkSession.builder.master(f"local[{cores}]").appName(app_name)
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = (os.dup(1), os.dup(2))
+    with open(os.devnull if log_file is None else log_file, "ab") as sink:
+        os.dup2(sink.fileno(), 1)
+        os.dup2(sink.fileno(), 2)
+        try:  # the Java process inherits these descriptors for its lifetime
+            spark = builder.getOrCreate()
+        finally:
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
 
 
 def _column(frame, name, role, which):

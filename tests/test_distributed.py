@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import warnings
 
 import numpy as np
@@ -61,20 +60,7 @@ def frames():
 def spark():
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         pytest.skip("Spark needs Java (OpenJDK 17)")
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("recmetrics-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "8")
-        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
+    session = rm.spark.local_session(2, config={"spark.sql.shuffle.partitions": "8"})
     yield session
     session.stop()
 
