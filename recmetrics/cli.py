@@ -11,9 +11,11 @@ rows, told apart by their file name (see :func:`recmetrics.io.file_format`)
 or by ``--truth-format`` / ``--run-format``. Measures are the names of
 :func:`recmetrics.evaluate` (``ndcg@10``) or trec_eval's own (``ndcg_cut_10``,
 ``P_10``, ``P.10``, ``map``, ``recip_rank``; a family name such as ``P``
-stands for trec_eval's default cutoffs), so a script calling trec_eval can
-switch by changing the command. Exit status: 0 on success, 1 when an input
-file or value is wrong (the message names it), 2 for a command-line error.
+stands for trec_eval's default cutoffs), so that trec_eval's measure lists
+carry over (trec_eval's other options, such as ``-q`` or ``-c``, are
+spelled ``--per-user`` and ``--users truth`` here). Exit status: 0 on
+success, 1 when an input file or value is wrong (the message names it), 2
+for a command-line error.
 """
 
 from __future__ import annotations
@@ -57,7 +59,13 @@ measures: names of recmetrics.evaluate (precision@10, recall@10, map@10, map,
 
 users: with --convention trec_eval the default is 'both' (queries in the
   qrels and in the run, as trec_eval without -c); otherwise 'truth' (every
-  judged user; one without predictions scores 0).
+  judged user; one without predictions scores 0). trec_eval's -q is
+  --per-user, its -c is --users truth.
+
+inputs: a TREC run is ordered by its scores (as trec_eval does); --rank rank
+  evaluates the ranks written in it instead. Grades below 1 are judged, not
+  relevant, and carry no gain (as in trec_eval), in qrels files and tables
+  alike. Beside a TREC file, a table's id columns are read as text.
 
 exit status: 0 success, 1 bad input file or value, 2 bad command line.
 """
@@ -69,7 +77,8 @@ examples:
   recmetrics compare a.parquet b.parquet c.parquet --qrels truth.csv -m ndcg@10 \\
       --test t --format csv
 
-Each run is evaluated per user on the same users (every judged user), then
+Each run is evaluated per user on the same users (every judged user, also
+with --convention trec_eval, so that every run has the same users), then
 the first run (or --baseline) is compared with each other run on every
 measure by a paired test, with the p-values adjusted over all tests.
 
@@ -110,43 +119,52 @@ def _format(path, given):
     return file_format(path) if given == "auto" else given
 
 
-def _read_truth(path, args):
-    from .io import read_table, read_trec_qrels
+def _read_inputs(truth_path, run_path, args):
+    """Both inputs as long frames, with the column names evaluate needs.
 
-    fmt = _format(path, args.truth_format)
-    if fmt == "trec":
-        truth = read_trec_qrels(path, progress=args.progress)
-        # trec_eval: grades below 1 are judged non-relevant and carry no gain
-        truth["relevance"] = truth["relevance"].clip(lower=0)
-        return truth, "user", "item", "relevance"
-    cols = [args.user, args.item] + ([args.relevance] if args.relevance else [])
-    table = read_table(path, columns=cols, progress=args.progress)
-    return table, args.user, args.item, args.relevance
+    TREC files get the column names of ``--user``/``--item`` (so that a TREC
+    file and a table can be mixed); their ids are strings, so a table read
+    beside one reads its id columns as strings too. Options that do not
+    apply to a TREC file raise.
+    """
+    from .io import read_table, read_trec_qrels, read_trec_run
 
-
-def _read_run(path, args, user, item):
-    from .io import read_table, read_trec_run
-
-    fmt = _format(path, args.run_format)
-    if fmt == "trec":
-        run = read_trec_run(path, progress=args.progress)
-        return run.rename(columns={"user": user, "item": item}), "score", None
+    t_fmt = _format(truth_path, args.truth_format)
+    r_fmt = _format(run_path, args.run_format)
+    user, item = args.user, args.item
+    ids_as_text = "trec" in (t_fmt, r_fmt)
+    if t_fmt == "trec":
+        if args.relevance is not None:
+            raise ValueError("--relevance applies to tables; a qrels file's grades are read")
+        truth = read_trec_qrels(truth_path, progress=args.progress)
+        truth = truth.rename(columns={"user": user, "item": item})
+        relevance = "relevance"
+    else:
+        relevance = args.relevance
+        cols = [user, item] + ([relevance] if relevance else [])
+        truth = read_table(truth_path, columns=cols, progress=args.progress,
+                           text_columns=[user, item] if ids_as_text else None)  # fmt: skip
+    if relevance is not None:
+        # as trec_eval: grades below 1 are judged non-relevant and carry no gain
+        grades = pd.to_numeric(truth[relevance], errors="coerce")
+        truth[relevance] = grades.clip(lower=0)
     if args.rank and args.score:
         raise ValueError("give --score or --rank, not both")
-    order = args.rank or args.score or "score"
-    table = read_table(path, columns=[user, item, order], progress=args.progress)
-    return table, (None if args.rank else order), args.rank
-
-
-def _conform_ids(truth, run, user, item):
-    """TREC ids are strings: read the other side's ids as strings too."""
-    for col in (user, item):
-        a, b = truth[col], run[col]
-        if (a.dtype == object or pd.api.types.is_string_dtype(a)) != (
-            b.dtype == object or pd.api.types.is_string_dtype(b)
-        ):
-            truth[col], run[col] = a.astype(str), b.astype(str)
-    return truth, run
+    if r_fmt == "trec":
+        if args.score is not None or args.rank not in (None, "rank"):
+            raise ValueError(
+                "a TREC run has the columns 'score' and 'rank': use --rank rank to evaluate "
+                "the written ranks, nothing to order by the scores (trec_eval's order)"
+            )
+        run = read_trec_run(run_path, progress=args.progress)
+        run = run.rename(columns={"user": user, "item": item})
+        score, rank = (None, "rank") if args.rank else ("score", None)
+    else:
+        order = args.rank or args.score or "score"
+        run = read_table(run_path, columns=[user, item, order], progress=args.progress,
+                         text_columns=[user, item] if ids_as_text else None)  # fmt: skip
+        score, rank = (None, order) if args.rank else (order, None)
+    return truth, run, user, item, relevance, score, rank
 
 
 _KEYWORDS = (
@@ -169,9 +187,7 @@ def _evaluate_file(truth_path, run_path, labelled, args, users, per_user):
     for path, what in ((truth_path, "QRELS"), (run_path, "RUN")):
         if not Path(path).is_file():
             raise ValueError(f"{what}: no such file: {str(path)!r}")
-    truth, user, item, relevance = _read_truth(truth_path, args)
-    run, score, rank = _read_run(run_path, args, user, item)
-    truth, run = _conform_ids(truth, run, user, item)
+    truth, run, user, item, relevance, score, rank = _read_inputs(truth_path, run_path, args)
     keywords = {k: getattr(args, k) for k, _ in _KEYWORDS if getattr(args, k) is not None}
     table = evaluate(
         truth,
@@ -261,8 +277,21 @@ def _write_trec(table, per_user, digits, out):
 
 # ---------------------------------------------------------------------------
 # the commands
+def _note_conventions(args, labelled):
+    """Say on standard error when trec_eval's names meet the package's conventions."""
+    trec_named = [label for label, metric in labelled if label != metric or label in _TREC_PLAIN]
+    if trec_named and args.convention is None:
+        print(
+            f"recmetrics: note: {', '.join(trec_named)} computed with recmetrics' defaults "
+            "(expected value over tied scores, AP@k divided by min(|R|, k), users without "
+            "a relevant item left out); add --convention trec_eval for trec_eval's numbers",
+            file=sys.stderr,
+        )
+
+
 def _cmd_evaluate(args, out):
     labelled = _measures(args)
+    _note_conventions(args, labelled)
     users = args.users or ("both" if args.convention == "trec_eval" else "truth")
     table = _evaluate_file(args.qrels, args.run, labelled, args, users, args.per_user)
     if args.format == "trec":
@@ -278,6 +307,7 @@ def _cmd_compare(args, out):
     if len(args.runs) < 2:
         raise ValueError("compare needs at least two runs")
     labelled = _measures(args)
+    _note_conventions(args, labelled)
     names = _run_names(args.runs)
     per_user = {
         name: _evaluate_file(args.qrels, path, labelled, args, args.users or "truth", True)
@@ -340,8 +370,10 @@ def _parser():
             "-m",
             "--measures",
             nargs="+",
+            action="extend",
             metavar="M",
-            help="measures to compute (see below); default ndcg@10 map@10 precision@10 "
+            help="measures to compute (see below; -m may be repeated); default ndcg@10 "
+            "map@10 precision@10 "
             "recall@10 mrr@10, or with --convention trec_eval map P_10 recall_10 "
             "ndcg_cut_10 recip_rank",
         )

@@ -165,10 +165,11 @@ def _as_numbers(frame, column, lines, path, kind):
     values = pd.to_numeric(text, errors="coerce")
     bad = values.isna().to_numpy().copy()
     if kind == "int":
-        bad |= values.fillna(0).to_numpy() != np.round(values.fillna(0).to_numpy())
+        v = values.fillna(0).to_numpy(dtype=np.float64)
+        bad |= ~np.isfinite(v) | (v != np.round(v)) | (np.abs(v) >= 2.0**53)
     if bad.any():
         i = int(np.argmax(bad))
-        what = "an integer" if kind == "int" else "a number"
+        what = "an integer (below 2**53 in magnitude)" if kind == "int" else "a number"
         raise ValueError(f"{path}, line {lines[i]}: {column} must be {what}, got {text.iloc[i]!r}")
     if kind == "int":
         return values.astype(np.int64)
@@ -321,6 +322,8 @@ def _columns(frame, names, name):
 
 
 def _check_id(series, what):
+    if series.isna().any():
+        raise ValueError(f"{what}s must not be missing (NaN or None)")
     text = series.astype(str)
     bad = text.str.contains(r"\s", regex=True) | (text == "")
     if bad.any():
@@ -329,6 +332,16 @@ def _check_id(series, what):
             "cannot hold it"
         )
     return text
+
+
+def _no_repeats(out, name):
+    dup = out.duplicated(["user", "item"]).to_numpy()
+    if dup.any():
+        i = int(np.argmax(dup))
+        raise ValueError(
+            f"{name} holds the pair (user={out['user'].iloc[i]!r}, "
+            f"item={out['item'].iloc[i]!r}) twice; a TREC file cannot"
+        )
 
 
 def write_trec_qrels(truth, path, *, user="user", item="item", relevance=None):
@@ -371,6 +384,7 @@ def write_trec_qrels(truth, path, *, user="user", item="item", relevance=None):
             "relevance": np.asarray(grades, dtype=np.int64),
         }
     )
+    _no_repeats(out, "truth")
     out.to_csv(path, sep=" ", header=False, index=False, quoting=csv.QUOTE_NONE)
 
 
@@ -417,6 +431,7 @@ def write_trec_run(predictions, path, *, user="user", item="item", score="score"
             "score": values,
         }
     )
+    _no_repeats(out, "predictions")
     out = out.sort_values(["user", "score", "item"], ascending=[True, False, False], kind="stable")
     out["rank"] = out.groupby("user", sort=False).cumcount() + 1
     with open(path, "w", encoding="utf-8") as f:
@@ -424,7 +439,7 @@ def write_trec_run(predictions, path, *, user="user", item="item", score="score"
             f.write(f"{u} Q0 {i} {r} {float(s)!r} {tag}\n")
 
 
-def read_table(path, *, columns=None, sep=None, progress=False):
+def read_table(path, *, columns=None, sep=None, progress=False, text_columns=None):
     """Read a CSV, TSV or Parquet table of (user, item, ...) rows.
 
     Parameters
@@ -441,6 +456,10 @@ def read_table(path, *, columns=None, sep=None, progress=False):
         tab for ``.tsv``.
     progress : bool, default False
         Show a progress bar over the bytes read (text tables).
+    text_columns : sequence of str, optional
+        Columns read as text (CSV/TSV: exactly as written, so ``007`` stays
+        ``'007'``; Parquet: converted with ``str``), e.g. ids to be matched
+        with the string ids of a TREC file.
 
     Returns
     -------
@@ -481,6 +500,7 @@ def read_table(path, *, columns=None, sep=None, progress=False):
                     handle,
                     sep=sep or ("\t" if fmt == "tsv" else ","),
                     compression=_compression(p),
+                    dtype=dict.fromkeys(text_columns, str) if text_columns else None,
                 )
     except (pd.errors.ParserError, ValueError, OSError) as err:
         raise ValueError(f"{p}: cannot be read as {fmt} ({err})") from None
@@ -490,4 +510,7 @@ def read_table(path, *, columns=None, sep=None, progress=False):
             raise ValueError(
                 f"{p} has no column {missing[0]!r} (columns: {', '.join(map(str, frame.columns))})"
             )
+    for c in text_columns or ():
+        if c in frame.columns:
+            frame[c] = frame[c].astype(str)
     return frame

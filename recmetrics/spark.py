@@ -8,8 +8,8 @@ and prediction rows together once (``cogroup``), a pandas function
 (vectorised over its users, every convention and tie policy as in one
 process), and Spark averages the per-user values. The per-user values are
 those of :func:`recmetrics.evaluate` on the whole data, bit for bit; the
-means differ from it only by the order of summation (a relative difference
-of the order of 1e-16 per thousand users).
+means differ from it only by the order of summation (measured: relative
+differences of 3e-14 at 10,000 users and 1.3e-12 at a million).
 
 Needs the ``spark`` extra (``pyspark`` with ``pyarrow``) and the package
 installed where the Spark workers run Python (``PYSPARK_PYTHON``).
@@ -190,8 +190,13 @@ def evaluate(
         If the inputs are not Spark DataFrames, or the ``user`` (or
         ``item``) columns of the two frames have different types.
     ValueError
-        For a missing column, and for every error of
-        :func:`recmetrics.evaluate` (checked on the driver before any job).
+        For a missing column, and for every error in the arguments that
+        :func:`recmetrics.evaluate` would raise (metric names, conventions,
+        keywords: checked on the driver by a one-user dry run, before any
+        job). Errors in the data themselves (a pair listed twice, a
+        non-finite score, a negative grade) are found by the workers and
+        reach the driver as Spark's exception, with the package's message
+        inside.
 
     Examples
     --------

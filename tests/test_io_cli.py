@@ -11,6 +11,8 @@ present in only one of the two files.
 
 from __future__ import annotations
 
+import contextlib
+import io as io_module
 import json
 import subprocess
 import sys
@@ -21,7 +23,7 @@ import pandas as pd
 import pytest
 
 import recmetrics as rm
-from recmetrics import io
+from recmetrics import cli, io
 from recmetrics.cli import trec_measures
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -29,9 +31,27 @@ pytrec_eval = pytest.importorskip("pytrec_eval")
 SCRIPT = Path(sys.executable).parent / "recmetrics"
 
 
-def run_cli(*args, module=False):
+def run_cli(*args, module=False, subprocess_run=True):
+    """Run the command as a subprocess (the installed script, or ``python -m``).
+
+    Or in this process through ``recmetrics.cli.main`` (same parser and handlers,
+    no interpreter start-up): for the option and error checks.
+    """
+    args = [str(a) for a in args]
+    if not subprocess_run:
+        out, err = io_module.StringIO(), io_module.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(args)
+            except SystemExit as exc:  # argparse: --help, --version, usage errors
+                code = exc.code
+        return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
     cmd = [sys.executable, "-m", "recmetrics"] if module else [str(SCRIPT)]
-    return subprocess.run(cmd + [str(a) for a in args], capture_output=True, text=True, timeout=300)
+    return subprocess.run(cmd + args, capture_output=True, text=True, timeout=300)
+
+
+def in_process(*args):
+    return run_cli(*args, subprocess_run=False)
 
 
 # --------------------------------------------------------------------------
@@ -134,7 +154,7 @@ def test_cli_tables_and_formats(tmp_path, trec_files):
         users="both",
     )  # fmt: skip
     common = ["-m", "ndcg@10", "P_10", "map", "--convention", "trec_eval"]
-    res = run_cli(
+    res = in_process(
         "evaluate", tmp_path / "t.csv", tmp_path / "r.parquet", *common, "--user", "uid",
         "--relevance", "grade", "--score", "s", "--format", "csv",
     )  # fmt: skip
@@ -142,10 +162,10 @@ def test_cli_tables_and_formats(tmp_path, trec_files):
     got = pd.read_csv(pd.io.common.StringIO(res.stdout), index_col=0)["value"]
     np.testing.assert_allclose(got.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-15)
     assert list(got.index) == ["ndcg@10", "P_10", "map"]
-    table = run_cli("evaluate", qpath, rpath, *common)
+    table = in_process("evaluate", qpath, rpath, *common)
     assert table.returncode == 0 and table.stdout.split()[:2] == ["value", "measure"]
     assert f"{expected['map']:.4f}" in table.stdout
-    latex = run_cli("evaluate", qpath, rpath, *common, "--format", "latex")
+    latex = in_process("evaluate", qpath, rpath, *common, "--format", "latex")
     assert latex.returncode == 0 and "\\begin{tabular}" in latex.stdout
 
 
@@ -183,15 +203,15 @@ def test_cli_errors_and_help(tmp_path, trec_files):
     assert res.returncode == 1
     assert "bad_run.txt, line 2: score must be a number, got 'high'" in res.stderr
     assert "Traceback" not in res.stderr
-    res = run_cli("evaluate", qpath, tmp_path / "missing.txt")
+    res = in_process("evaluate", qpath, tmp_path / "missing.txt")
     assert res.returncode == 1 and "RUN: no such file" in res.stderr
-    res = run_cli("evaluate", qpath, rpath, "-m", "mrr@10", "--convention", "trec_eval")
+    res = in_process("evaluate", qpath, rpath, "-m", "mrr@10", "--convention", "trec_eval")
     assert res.returncode == 1 and "mrr" in res.stderr and "Traceback" not in res.stderr
     res = run_cli("evaluate", qpath)
     assert res.returncode == 2 and "required" in res.stderr
-    res = run_cli("evaluate", "--help")
+    res = in_process("evaluate", "--help")
     assert res.returncode == 0 and "examples:" in res.stdout and "ndcg_cut_10" in res.stdout
-    res = run_cli("--version")
+    res = in_process("--version")
     assert res.returncode == 0 and res.stdout.startswith("recmetrics ")
 
 
@@ -230,7 +250,10 @@ def test_trec_gzip_and_chunks(tmp_path):
     [
         ("q1 0 d1 1\nq1 0 d2\n", "line 2: expected 4 fields"),
         ("q1 0 d1 1\n\nq1 0 d2 1 extra\n", "line 3: expected 4 fields"),
-        ("q1 0 d1 1\nq1 0 d2 1.5\n", "line 2: relevance must be an integer, got '1.5'"),
+        (
+            "q1 0 d1 1\nq1 0 d2 1.5\n",
+            "line 2: relevance must be an integer (below 2**53 in magnitude), got '1.5'",
+        ),
         ("q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 0\n", "lines 1 and 3: document 'd1' is judged twice"),
         (
             "q1 0 d1 1 a b c d\n",
@@ -306,3 +329,72 @@ def test_trec_measure_names():
 
 def io_cutoffs():
     return (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+
+@pytest.mark.slow
+def test_cli_options_and_mixed_inputs(tmp_path, trec_files):
+    """Repeated -m, --rank rank, mixed inputs, notes and inapplicable options.
+
+    --rank rank on a TREC run, TREC qrels beside a CSV run with zero-padded
+    ids, negative grades in a table, the note on conventions, and options
+    that do not apply to TREC files.
+    """
+    qpath, rpath = trec_files
+    truth = io.read_trec_qrels(qpath)
+    run = io.read_trec_run(rpath)
+    res = in_process("evaluate", qpath, rpath, "-m", "map", "-m", "P_10", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    assert list(json.loads(res.stdout)) == ["map", "P_10"]
+    assert "note: map, P_10 computed with recmetrics' defaults" in res.stderr
+    clipped = truth.assign(relevance=truth["relevance"].clip(lower=0))
+    expected = rm.evaluate(clipped, run, ["map", "precision@10"], relevance="relevance")
+    np.testing.assert_allclose(list(json.loads(res.stdout).values()), expected, rtol=1e-15)
+    # the written ranks instead of the scores
+    res = in_process(
+        "evaluate", qpath, rpath, "-m", "ndcg@10", "--rank", "rank", "--format", "json"
+    )
+    assert res.returncode == 0, res.stderr
+    by_rank = rm.evaluate(clipped, run, ["ndcg@10"], relevance="relevance", rank="rank")
+    assert json.loads(res.stdout)["ndcg@10"] == pytest.approx(by_rank.iloc[0], abs=1e-15)
+    assert "note" not in res.stderr
+    # a CSV run beside TREC qrels: ids read as text, so '007' stays '007'
+    (tmp_path / "q.txt").write_text("007 0 0010 2\n007 0 11 -1\n8 0 3 1\n")
+    (tmp_path / "r.csv").write_text("uid,item,s\n007,0010,0.9\n007,11,0.8\n8,3,0.1\n")
+    res = in_process(
+        "evaluate", tmp_path / "q.txt", tmp_path / "r.csv", "-m", "P_1", "--user", "uid",
+        "--score", "s", "--format", "json",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout) == {"P_1": 1.0}
+    # negative grades in a table count as 0, as in a qrels file
+    (tmp_path / "t.csv").write_text("uid,item,g\n007,0010,2\n007,11,-1\n8,3,1\n")
+    res = in_process(
+        "evaluate", tmp_path / "t.csv", tmp_path / "r.csv", "-m", "ndcg@2", "--user", "uid",
+        "--score", "s", "--relevance", "g", "--format", "json",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["ndcg@2"] == pytest.approx(1.0)
+    # options that do not apply to TREC files
+    res = in_process("evaluate", qpath, rpath, "--relevance", "grade")
+    assert res.returncode == 1 and "--relevance applies to tables" in res.stderr
+    res = in_process("evaluate", qpath, rpath, "--score", "x")
+    assert res.returncode == 1 and "a TREC run has the columns" in res.stderr
+
+
+@pytest.mark.parametrize("grade", ["inf", "1e30", "nan"])
+def test_qrels_grades_out_of_range(tmp_path, grade):
+    f = tmp_path / "qrels.txt"
+    f.write_text(f"q1 0 d1 1\nq1 0 d2 {grade}\n")
+    with pytest.raises(ValueError, match="line 2: relevance must be an integer"):
+        io.read_trec_qrels(f)
+
+
+def test_writers_reject_what_readers_reject(tmp_path):
+    twice = pd.DataFrame({"user": [1, 1], "item": ["a", "a"], "score": [0.5, 0.4]})
+    with pytest.raises(ValueError, match="twice"):
+        io.write_trec_run(twice, tmp_path / "r")
+    with pytest.raises(ValueError, match="twice"):
+        io.write_trec_qrels(twice, tmp_path / "q")
+    missing = pd.DataFrame({"user": [1, None], "item": ["a", "b"], "score": [0.5, 0.4]})
+    with pytest.raises(ValueError, match="must not be missing"):
+        io.write_trec_run(missing, tmp_path / "r")
