@@ -1,6 +1,7 @@
 # Two entry points:
 #   make book   build the HTML book into _build/html (warnings are errors)
-#   make test   run every test: unit, property, cross-library, doctests,
+#   make test   run every test (in $(TEST_WORKERS) pytest-xdist workers): unit, property,
+#               cross-library, doctests,
 #               strict nbval of every notebook; then strict nbval of every
 #               notebook again in a perturbed numerical environment
 #               (make test-perturbed); then the strict book build
@@ -10,6 +11,10 @@
 # All create or reuse the virtual environment .venv from requirements.txt.
 
 PYTHON ?= python3.11
+# make test runs pytest in this many worker processes (pytest-xdist), each test
+# file (each notebook) whole in one worker: nbval runs a notebook's cells in order
+TEST_WORKERS ?= 2
+XDIST := -n $(TEST_WORKERS) --dist loadfile
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -33,8 +38,8 @@ book: $(STAMP)
 	$(BIN)/jupyter-book build . -W -n --keep-going
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
-	$(BIN)/python .ci/perturbed.py book
+	$(BIN)/python -m pytest $(XDIST)
+	$(BIN)/python .ci/perturbed.py $(XDIST) book
 	$(BIN)/jupyter-book build . -W -n --keep-going
 
 LINTED := recmetrics tests benchmarks .ci
@@ -51,7 +56,7 @@ lint: $(STAMP)
 # setting takes effect before running the tests. A chapter that prints a number
 # at the rounding floor fails here on any machine. See .ci/perturbed.py.
 test-perturbed: $(STAMP)
-	$(BIN)/python .ci/perturbed.py book
+	$(BIN)/python .ci/perturbed.py $(XDIST) book
 
 # Re-execute notebooks top to bottom in fresh kernels, storing their outputs
 # (run this after editing a chapter, before committing it):

@@ -236,7 +236,7 @@ def read_trec_qrels(path, *, progress=False, chunk_lines=_CHUNK_LINES):
     >>> read_trec_qrels(d / "bad")
     Traceback (most recent call last):
     ...
-    ValueError: .../bad, line 2: relevance must be an integer, got 'high'
+    ValueError: .../bad, line 2: relevance must be an integer (below 2**53 in magnitude), got 'high'
     """
     p = _path(path)
     parts, all_lines = [], []
