@@ -29,18 +29,36 @@ export MKL_NUM_THREADS := 1
 
 env: $(STAMP)
 
+# MathJax, served with the book so that formulas render offline: the npm
+# registry's tarball of the pinned version, checked against its SHA-256, the
+# es5/ build unpacked to _mathjax/mathjax/ (copied to the site's root by
+# html_extra_path; _static/ would inject every .js file as a script).
+MATHJAX_VERSION := 3.2.2
+MATHJAX_SHA256 := 1b9c0a1c44df864e915690558e72adb9cc5203360daefd385084ced3b6c64c09
+MATHJAX := _mathjax/mathjax/es5/tex-mml-chtml.js
+
+$(MATHJAX):
+	rm -rf _mathjax && mkdir -p _mathjax/mathjax
+	cd _mathjax && npm pack --silent mathjax@$(MATHJAX_VERSION) > /dev/null
+	echo "$(MATHJAX_SHA256)  _mathjax/mathjax-$(MATHJAX_VERSION).tgz" | sha256sum -c --quiet
+	tar -xzf _mathjax/mathjax-$(MATHJAX_VERSION).tgz -C _mathjax/mathjax \
+		--strip-components=1 package/es5 package/LICENSE
+	rm _mathjax/mathjax-$(MATHJAX_VERSION).tgz
+
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-book: $(STAMP)
+book: $(STAMP) $(MATHJAX)
 	$(BIN)/jupyter-book build . -W -n --keep-going
+	$(BIN)/python .ci/check_html.py _build/html
 
-test: $(STAMP)
+test: $(STAMP) $(MATHJAX)
 	$(BIN)/python -m pytest $(XDIST)
 	$(BIN)/python .ci/perturbed.py $(XDIST) book
 	$(BIN)/jupyter-book build . -W -n --keep-going
+	$(BIN)/python .ci/check_html.py _build/html
 
 LINTED := recmetrics tests benchmarks .ci
 lint: $(STAMP)
@@ -67,4 +85,4 @@ notebooks: $(STAMP)
 	$(BIN)/python tests/execute_notebooks.py $(NB)
 
 clean:
-	rm -rf _build
+	rm -rf _build _mathjax
