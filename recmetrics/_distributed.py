@@ -17,14 +17,20 @@ from ._frames import FRAME_USERS
 from ._validation import check_bool, check_choice
 
 
-def check_request(metrics, *, order, rank, relevance, users, per_user, keywords):
-    """Validate everything on the driver, before any job runs; return the metric names.
+def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, keywords):
+    """Validate the request on the driver, before any job runs; return the batch options.
 
     A one-user dry run of :func:`recmetrics.evaluate` with the same metrics
     and keywords raises the errors a worker would raise, as a plain
-    ``ValueError``/``TypeError`` instead of a remote traceback.
+    ``ValueError``/``TypeError`` instead of a remote traceback. The options
+    returned are the keyword arguments of :func:`evaluate_batch`; ``order``
+    is the column that orders the predictions (``rank`` or the score).
     """
     from .evaluate import evaluate
+
+    if score is not None and rank is not None:
+        raise TypeError("give either score= or rank=, not both")
+    order = rank if rank is not None else (score or "score")
 
     if isinstance(metrics, str):
         metrics = [metrics]
@@ -58,7 +64,16 @@ def check_request(metrics, *, order, rank, relevance, users, per_user, keywords)
         users=users,
         **keywords,
     )
-    return metrics
+    return dict(
+        metrics=metrics,
+        user=user,
+        item=item,
+        order=order,
+        rank=rank,
+        relevance=relevance,
+        users=users,
+        keywords=keywords,
+    )
 
 
 def internal_names(metrics):

@@ -21,7 +21,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ._distributed import check_request, evaluate_batch, internal_names
+from ._distributed import evaluate_batch, internal_names, prepare
 
 __all__ = ["evaluate"]
 
@@ -99,19 +99,18 @@ def evaluate(
             raise TypeError(
                 f"{name} must be a dask.dataframe.DataFrame, got {type(frame).__name__}"
             )
-    if score is not None and rank is not None:
-        raise TypeError("give either score= or rank=, not both")
-    order = rank if rank is not None else (score or "score")
-    keywords = dict(keywords, convention=convention)
-    metrics = check_request(
+    options = prepare(
         metrics,
-        order=order,
+        user=user,
+        item=item,
+        score=score,
         rank=rank,
         relevance=relevance,
         users=users,
         per_user=per_user,
-        keywords=keywords,
+        keywords=dict(keywords, convention=convention),
     )
+    metrics, order = options["metrics"], options["order"]
     needed = {
         "truth": (truth, [user, item] + ([relevance] if relevance else [])),
         "predictions": (predictions, [user, item, order]),
@@ -143,16 +142,7 @@ def evaluate(
     meta = pd.DataFrame({user: truth[user]._meta.iloc[:0]} | {c: np.zeros(0) for c in cols})
     batch = partial(
         _dask_batch,
-        options=dict(
-            metrics=metrics,
-            user=user,
-            item=item,
-            order=order,
-            rank=rank,
-            relevance=relevance,
-            users=users,
-            keywords=keywords,
-        ),
+        options=options,
         t_cols=needed["truth"][1],
         p_cols=needed["predictions"][1],
     )

@@ -238,16 +238,7 @@ def read_trec_qrels(path, *, progress=False, chunk_lines=_CHUNK_LINES):
     ...
     ValueError: .../bad, line 2: relevance must be an integer (below 2**53 in magnitude), got 'high'
     """
-    p = _path(path)
-    parts, all_lines = [], []
-    for lines, chunk in _read_fields(p, _QRELS_FIELDS, progress, chunk_lines):
-        chunk["relevance"] = _as_numbers(chunk, "relevance", lines, p, "int")
-        parts.append(chunk[["user", "item", "relevance"]])
-        all_lines.append(lines)
-    out = _concat(parts, ["user", "item", "relevance"], {"relevance": np.int64})
-    lines = np.concatenate(all_lines) if all_lines else np.zeros(0, dtype=np.int64)
-    _check_unique(out, lines, p, "judged")
-    return out
+    return _read_trec(path, _QRELS_FIELDS, {"relevance": "int"}, "judged", progress, chunk_lines)
 
 
 def read_trec_run(path, *, progress=False, chunk_lines=_CHUNK_LINES):
@@ -289,18 +280,25 @@ def read_trec_run(path, *, progress=False, chunk_lines=_CHUNK_LINES):
     0   q1   d1     1    0.9  bm25
     1   q1   d3     2    0.5  bm25
     """
-    p = _path(path)
-    parts, all_lines = [], []
-    for lines, chunk in _read_fields(p, _RUN_FIELDS, progress, chunk_lines):
-        chunk["rank"] = _as_numbers(chunk, "rank", lines, p, "int")
-        chunk["score"] = _as_numbers(chunk, "score", lines, p, "float")
-        parts.append(chunk[["user", "item", "rank", "score", "tag"]])
-        all_lines.append(lines)
-    out = _concat(
-        parts, ["user", "item", "rank", "score", "tag"], {"rank": np.int64, "score": np.float64}
+    return _read_trec(
+        path, _RUN_FIELDS, {"rank": "int", "score": "float"}, "retrieved", progress, chunk_lines
     )
+
+
+def _read_trec(path, fields, numbers, what, progress, chunk_lines):
+    """The frame of a TREC file: ids as text, ``numbers`` (column -> kind) parsed."""
+    p = _path(path)
+    keep = [c for c in fields if c in ("user", "item", "tag") or c in numbers]
+    parts, all_lines = [], []
+    for lines, chunk in _read_fields(p, fields, progress, chunk_lines):
+        for column, kind in numbers.items():
+            chunk[column] = _as_numbers(chunk, column, lines, p, kind)
+        parts.append(chunk[keep])
+        all_lines.append(lines)
+    dtypes = {c: np.int64 if kind == "int" else np.float64 for c, kind in numbers.items()}
+    out = _concat(parts, keep, dtypes)
     lines = np.concatenate(all_lines) if all_lines else np.zeros(0, dtype=np.int64)
-    _check_unique(out, lines, p, "retrieved")
+    _check_unique(out, lines, p, what)
     return out
 
 

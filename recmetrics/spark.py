@@ -32,7 +32,7 @@ from functools import partial
 
 import pandas as pd
 
-from ._distributed import check_request, evaluate_batch, internal_names
+from ._distributed import evaluate_batch, internal_names, prepare
 
 __all__ = ["evaluate", "local_session"]
 
@@ -221,19 +221,18 @@ def evaluate(
     for frame, name in ((truth, "truth"), (predictions, "predictions")):
         if not isinstance(frame, DataFrame):
             raise TypeError(f"{name} must be a pyspark.sql.DataFrame, got {type(frame).__name__}")
-    if score is not None and rank is not None:
-        raise TypeError("give either score= or rank=, not both")
-    order = rank if rank is not None else (score or "score")
-    keywords = dict(keywords, convention=convention)
-    metrics = check_request(
+    options = prepare(
         metrics,
-        order=order,
+        user=user,
+        item=item,
+        score=score,
         rank=rank,
         relevance=relevance,
         users=users,
         per_user=per_user,
-        keywords=keywords,
+        keywords=dict(keywords, convention=convention),
     )
+    metrics, order = options["metrics"], options["order"]
     for col, role in ((user, "user"), (item, "item")):
         a = _column(truth, col, role, "truth")
         b = _column(predictions, col, role, "predictions")
@@ -262,16 +261,7 @@ def evaluate(
     )
     batch = partial(
         _spark_batch,
-        options=dict(
-            metrics=metrics,
-            user=user,
-            item=item,
-            order=order,
-            rank=rank,
-            relevance=relevance,
-            users=users,
-            keywords=keywords,
-        ),
+        options=options,
     )
     per = t.groupBy(_BUCKET).cogroup(p.groupBy(_BUCKET)).applyInPandas(batch, schema)
     if per_user:
