@@ -19,7 +19,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test test-perturbed lint env notebooks bench clean
+.PHONY: book test test-perturbed browser-test lint env notebooks bench clean
 
 # One BLAS thread: multithreaded reductions can round differently from run to
 # run, and nbval compares every printed digit.
@@ -59,6 +59,12 @@ test: $(STAMP) $(MATHJAX)
 	$(BIN)/python .ci/perturbed.py $(XDIST) book
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	$(BIN)/python .ci/check_html.py _build/html
+	$(BIN)/python .ci/browser_test.py _build/html
+
+# Every page of the built book in headless Chromium (Debian's chromium package),
+# served on 127.0.0.1 with every other host blocked; screenshots in _build/screenshots
+browser-test: $(STAMP)
+	$(BIN)/python .ci/browser_test.py _build/html
 
 LINTED := recmetrics tests benchmarks .ci
 lint: $(STAMP)
