@@ -19,7 +19,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test test-perturbed browser-test lint env notebooks bench clean
+.PHONY: book test test-perturbed browser-test lint lab env notebooks bench clean
 
 # One BLAS thread: multithreaded reductions can round differently from run to
 # run, and nbval compares every printed digit.
@@ -60,6 +60,16 @@ test: $(STAMP) $(MATHJAX)
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	$(BIN)/python .ci/check_html.py _build/html
 	$(BIN)/python .ci/browser_test.py _build/html
+
+# The chapters in JupyterLab (pinned in requirements-lab.txt, an optional extra of
+# the environment: make book and make test do not install it), opened on book/.
+LAB_STAMP := $(VENV)/.lab-installed
+$(LAB_STAMP): $(STAMP) requirements-lab.txt
+	$(BIN)/python -m pip install --quiet -r requirements-lab.txt
+	touch $(LAB_STAMP)
+
+lab: $(LAB_STAMP)
+	$(BIN)/jupyter lab --notebook-dir=book $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 # Every page of the built book in headless Chromium (Debian's chromium package),
 # served on 127.0.0.1 with every other host blocked; screenshots in _build/screenshots

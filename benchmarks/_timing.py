@@ -6,6 +6,10 @@ import platform
 import time
 from pathlib import Path
 
+# Where every benchmark saves its results: the chapters that show them
+# (performance, scale) read them from book/data/benchmarks/.
+RESULTS = Path(__file__).resolve().parents[1] / "book" / "data" / "benchmarks"
+
 
 def best_of(fn, repeat):
     """The shortest of ``repeat`` wall-clock timings of ``fn()``, in seconds."""

@@ -29,7 +29,7 @@ difference). Library baselines were not run: RecTools and Microsoft
 Recommenders (the libraries with intra-list diversity and novelty functions)
 require numpy<2 / pandas<3 and do not install next to this repository's pins
 (numpy 2.4, pandas 3.1). Not part of the test suite; results are saved to
-``benchmarks/results/beyond.json``.
+``book/data/benchmarks/beyond.json``.
 
     .venv/bin/python benchmarks/bench_beyond.py [--users 100000] [--loop-users 2000]
 """
@@ -52,7 +52,7 @@ from pathlib import Path
 import numba
 import numpy as np
 import pandas as pd
-from _timing import best_of, cpu_model
+from _timing import RESULTS, best_of, cpu_model
 
 import recmetrics
 from recmetrics import beyond
@@ -244,7 +244,7 @@ def main():
     parser.add_argument("--loop-users", type=int, default=2_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--save", default=str(Path(__file__).parent / "results" / "beyond.json"))
+    parser.add_argument("--save", default=str(RESULTS / "beyond.json"))
     args = parser.parse_args()
     n, m, k = args.users, args.items, args.length
     feats, rec, train = make_data(n, m, args.features, args.density, k, args.train, args.seed)

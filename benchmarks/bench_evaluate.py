@@ -7,7 +7,7 @@ Times ``recmetrics.evaluate`` beside pytrec_eval, ranx and scikit-learn's
 checks that the NDCG@10 values agree,
 and prints the ratios measured in this run. Not part of the test suite (no
 timing assertions anywhere); results are saved to
-``benchmarks/results/evaluate.json``.
+``book/data/benchmarks/evaluate.json``.
 
 Run: ``.venv/bin/python benchmarks/bench_evaluate.py [--users 10000] [--items 100]``
 """
@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+from _timing import RESULTS
 
 import recmetrics as rm
 from recmetrics import peers
@@ -76,7 +77,7 @@ def main():
     ap.add_argument("--users", type=int, default=10_000)
     ap.add_argument("--items", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--save", default=str(Path(__file__).with_name("results") / "evaluate.json"))
+    ap.add_argument("--save", default=str(RESULTS / "evaluate.json"))
     args = ap.parse_args()
     y_true, y_score = make_data(args.users, args.items)
 

@@ -15,7 +15,7 @@
     subprocess and reports its peak resident set size beyond the inputs.
 
 Not part of the test suite (no timing assertions anywhere). Results are saved
-to ``benchmarks/results/full_catalogue.json``.
+to ``book/data/benchmarks/full_catalogue.json``.
 
 Run: ``.venv/bin/python benchmarks/bench_full_catalogue.py [--users 20000] [--items 20000]``
 """
@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
+from _timing import RESULTS
 
 import recmetrics as rm
 
@@ -160,9 +161,7 @@ def main():
         action="store_true",
         help="re-measure (d) only, keeping (b) from the saved results",
     )
-    ap.add_argument(
-        "--save", default=str(Path(__file__).with_name("results") / "full_catalogue.json")
-    )
+    ap.add_argument("--save", default=str(RESULTS / "full_catalogue.json"))
     args = ap.parse_args()
     if args.child:
         child(*args.child)

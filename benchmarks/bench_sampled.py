@@ -8,7 +8,7 @@ times, separately, the evaluation of the metric at every rank 1..n by the
 ranking core (included in the correction time), and the dense-matrix solver
 at n = 10^4, m = 100 for comparison. Prints a table and the fitted exponent of
 time ~ n^a between 10^5 and 10^6 (a = 1: linear), and saves
-``benchmarks/results/sampled.json`` with machine information. Not part of the
+``book/data/benchmarks/sampled.json`` with machine information. Not part of the
 test suite: no timing assertions anywhere.
 
 Complexity (see ``recmetrics.correction``): O(n m) for the projection of the
@@ -29,11 +29,10 @@ import os
 import platform
 import warnings
 from datetime import UTC, datetime
-from pathlib import Path
 
 import numpy as np
 import scipy
-from _timing import best_of, cpu_model
+from _timing import RESULTS, best_of, cpu_model
 
 import recmetrics as rm
 
@@ -119,7 +118,7 @@ def main():
         "rows": rows,
         "exponent_10e5_to_10e6": exponents,
     }
-    out = Path(__file__).resolve().parent / "results" / "sampled.json"
+    out = RESULTS / "sampled.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"saved {out}")

@@ -24,7 +24,7 @@ Sizes: users 10,000 / 100,000 / 1,000,000 with lists of 20; lists of
 single-process ones (largest relative difference). One timing per size
 (the larger ones take seconds to minutes; run on a quiet machine); the
 start-up of the Spark session and of the Dask cluster is reported apart.
-Results go to ``benchmarks/results/scale.json`` with the processor model.
+Results go to ``book/data/benchmarks/scale.json`` with the processor model.
 
     .venv/bin/python benchmarks/bench_scale.py [--quick]
 """
@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _timing import cpu_model  # noqa: E402
+from _timing import RESULTS, cpu_model  # noqa: E402
 
 import recmetrics as rm  # noqa: E402
 
@@ -155,7 +155,7 @@ def start_dask():
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes only (a smoke run)")
-    parser.add_argument("--save", default=str(Path(__file__).parent / "results" / "scale.json"))
+    parser.add_argument("--save", default=str(RESULTS / "scale.json"))
     args = parser.parse_args()
     warnings.filterwarnings("ignore")
     if args.quick:

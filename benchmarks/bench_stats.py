@@ -3,7 +3,7 @@
 10,000 users x 5 metrics x 10,000 resamples (issue 12's target: <= 2 s). scipy's
 ``bootstrap`` runs one metric at a time; its time for the 5 metrics is measured
 on the same data (vectorised statistic, BCa and percentile). Results with the
-machine and date go to benchmarks/results/stats.json.
+machine and date go to book/data/benchmarks/stats.json.
 
     .venv/bin/python benchmarks/bench_stats.py [--users 10000] [--resamples 10000]
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _timing import best_of, cpu_model
+from _timing import RESULTS, best_of, cpu_model
 from scipy import stats as sps
 
 from recmetrics import stats
@@ -31,7 +31,7 @@ def main():
     parser.add_argument("--metrics", type=int, default=5)
     parser.add_argument("--resamples", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--save", default=str(Path(__file__).parent / "results" / "stats.json"))
+    parser.add_argument("--save", default=str(RESULTS / "stats.json"))
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     a = pd.DataFrame(rng.beta(0.6, 1.5, (args.users, args.metrics)))

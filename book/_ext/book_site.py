@@ -5,6 +5,8 @@
   ``const THEBE_JS_URL`` and raises a JavaScript error on every page. The book has no
   live-code button (``launch_buttons.thebe: false``), so its scripts are dropped; if
   thebe is turned on, only exact duplicates are.
+- Every page's footer gives the version (pyproject.toml's, the one CITATION.cff
+  cites) and Sphinx prints the build date beside it (``html_last_updated_fmt``).
 - The bibliography is labelled like the citations in the text, "[Author, year]"
   (pybtex style ``authoryear``, set as ``bibtex_default_style``), not [1], [2], ...
 """
@@ -86,7 +88,24 @@ def _register_bibliography_style() -> None:
     )
 
 
+def _version_in_footer(app, config):
+    import tomllib
+    from pathlib import Path
+
+    pyproject = Path(app.confdir) / "pyproject.toml"
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    config.version = config.release = project["version"]
+    options = dict(config.html_theme_options)
+    options["extra_footer"] = (
+        f"<p>Version {project['version']} of the book and of the "
+        f"<code>{project['name']}</code> package (import name "
+        "<code>recmetrics</code>). Cite it as given on the first page.</p>"
+    )
+    config.html_theme_options = options
+
+
 def setup(app):
     _register_bibliography_style()
+    app.connect("config-inited", _version_in_footer)
     app.connect("html-page-context", _drop_thebe_scripts, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
