@@ -169,3 +169,38 @@ def test_no_inline_math_broken_by_a_list_marker(path):
         "which MyST renders as a list item; keep the formula on one line or use $$...$$: "
         + "; ".join(problems)
     )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_figure_is_captioned_named_and_described(path):
+    """A plot becomes a numbered figure only through the cell's mystnb metadata.
+
+    Every code cell with an image output carries a caption, a name (for numref) that
+    the chapter's text refers to, and alt text that describes the plot.
+    """
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    for i, cell in enumerate(nb["cells"]):
+        outputs = cell.get("outputs", [])
+        images = [o for o in outputs if "image/png" in o.get("data", {})]
+        if not images:
+            continue
+        meta = cell["metadata"].get("mystnb", {})
+        figure, image = meta.get("figure", {}), meta.get("image", {})
+        where = f"{path.name}, cell {i}"
+        assert len(images) == 1, f"{where}: one figure per cell"
+        assert len(outputs) == len(images) or all(
+            o["output_type"] == "stream" for o in outputs if o not in images
+        ), f"{where}: a table next to a figure gets the figure's label too; split the cell"
+        assert len(figure.get("caption", "")) > 30, f"{where}: no caption"
+        assert f"{{numref}}`{figure.get('name')}`" in text, f"{where}: never referenced"
+        assert len(image.get("alt", "")) > 40, f"{where}: no alt text"
+
+
+def test_introduction_links_every_chapter():
+    toc = (BOOK.parent / "_toc.yml").read_text(encoding="utf-8")
+    chapters = re.findall(r"file:\s*book/(\S+)", toc)
+    intro = json.loads((BOOK / "intro.ipynb").read_text(encoding="utf-8"))
+    text = "\n".join("".join(c["source"]) for c in intro["cells"])
+    missing = [c for c in chapters if c != "intro" and f"{{doc}}`{c}`" not in text]
+    assert not missing, f"the introduction's map does not link {missing}"
