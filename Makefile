@@ -19,7 +19,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test test-perturbed browser-test lint lab env notebooks bench clean
+.PHONY: book test test-perturbed browser-test lint lab pdf env notebooks bench clean
 
 # One BLAS thread: multithreaded reductions can round differently from run to
 # run, and nbval compares every printed digit.
@@ -70,6 +70,12 @@ $(LAB_STAMP): $(STAMP) requirements-lab.txt
 
 lab: $(LAB_STAMP)
 	$(BIN)/jupyter lab --notebook-dir=book $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+
+# The whole book as one PDF, _build/latex/evaluating-recommenders.pdf, through
+# XeLaTeX (not part of make test; needs the Debian packages listed in the README)
+pdf: $(STAMP)
+	$(BIN)/jupyter-book build . --builder pdflatex
+	@ls -l _build/latex/evaluating-recommenders.pdf
 
 # Every page of the built book in headless Chromium (Debian's chromium package),
 # served on 127.0.0.1 with every other host blocked; screenshots in _build/screenshots

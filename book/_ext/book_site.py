@@ -7,11 +7,17 @@
   thebe is turned on, only exact duplicates are.
 - Every page's footer gives the version (pyproject.toml's, the one CITATION.cff
   cites) and Sphinx prints the build date beside it (``html_last_updated_fmt``).
+- In the PDF (LaTeX builder), a pandas table output is typeset as a table, built from
+  its HTML, instead of the fixed-width text that wraps into an unreadable block.
 - The bibliography is labelled like the citations in the text, "[Author, year]"
   (pybtex style ``authoryear``, set as ``bibtex_default_style``), not [1], [2], ...
 """
 
 from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 
 def _drop_thebe_scripts(app, pagename, templatename, context, doctree):
@@ -104,7 +110,154 @@ def _version_in_footer(app, config):
     config.html_theme_options = options
 
 
+# -- pandas tables in the PDF ---------------------------------------------------------
+
+
+class _HtmlTable(HTMLParser):
+    """The cells of the first <table> of an HTML snippet: rows of (text, colspan,
+    rowspan), header rows (those in <thead>) apart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.head: list[list[tuple[str, int, int]]] = []
+        self.body: list[list[tuple[str, int, int]]] = []
+        self._in_head = self._done = False
+        self._depth = 0
+        self._row: list[tuple[str, int, int]] | None = None
+        self._cell: list[str] | None = None
+        self._span = (1, 1)
+
+    def handle_starttag(self, tag, attrs):
+        if self._done:
+            return
+        if tag == "table":
+            self._depth += 1
+        elif tag == "thead":
+            self._in_head = True
+        elif tag == "tr":
+            self._row = []
+        elif tag in ("td", "th") and self._row is not None:
+            a = dict(attrs)
+            self._cell = []
+            self._span = (int(a.get("colspan") or 1), int(a.get("rowspan") or 1))
+        elif tag == "br" and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag):
+        if self._done:
+            return
+        if tag in ("td", "th") and self._cell is not None and self._row is not None:
+            self._row.append((" ".join("".join(self._cell).split()), *self._span))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            (self.head if self._in_head else self.body).append(self._row)
+            self._row = None
+        elif tag == "thead":
+            self._in_head = False
+        elif tag == "table":
+            self._depth -= 1
+            self._done = self._depth == 0
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _grid(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
+    """Expand colspan and rowspan: a spanned cell's text in its first slot only."""
+    out: list[list[str]] = []
+    pending: dict[int, int] = {}  # column -> rows it is still covered by a rowspan
+    for row in rows:
+        line: list[str] = []
+        cells = iter(row)
+        col = 0
+        while True:
+            if pending.get(col, 0) > 0:
+                pending[col] -= 1
+                line.append("")
+                col += 1
+                continue
+            cell = next(cells, None)
+            if cell is None:
+                break
+            text, colspan, rowspan = cell
+            for j in range(colspan):
+                line.append(text if j == 0 else "")
+                if rowspan > 1:
+                    pending[col + j] = rowspan - 1
+            col += colspan
+        while pending.get(col, 0) > 0:  # spans that end the row
+            pending[col] -= 1
+            line.append("")
+            col += 1
+        out.append(line)
+    return out
+
+
+def _table_node(html: str):
+    from docutils import nodes
+
+    parser = _HtmlTable()
+    parser.feed(html)
+    head, body = _grid(parser.head), _grid(parser.body)
+    if not body:
+        return None
+    width = max(len(r) for r in head + body)
+    table = nodes.table(classes=["nb-dataframe"])
+    group = nodes.tgroup(cols=width)
+    table += group
+    # column widths: the longest word fits (no "con-ven-tion"), long texts get
+    # room in proportion to their mean length
+    rows = [r + [""] * (width - len(r)) for r in head + body]
+    for j in range(width):
+        texts = [r[j] for r in rows if r[j]] or [""]
+        longest_word = max(len(w) for t in texts for w in (t.split() or [""]))
+        mean = sum(len(t) for t in texts) / len(texts)
+        group += nodes.colspec(colwidth=max(3, longest_word + 2, min(round(mean), 40)))
+    table["classes"].append("colwidths-given")
+    for rows, part in ((head, nodes.thead()), (body, nodes.tbody())):
+        if not rows:
+            continue
+        for r in rows:
+            row = nodes.row()
+            for text in r + [""] * (width - len(r)):
+                entry = nodes.entry()
+                entry += nodes.paragraph(text=text)
+                row += entry
+            part += row
+        group += part
+    return table
+
+
+class _DataFramesAsTables(SphinxPostTransform):
+    """Before MyST-NB picks an output's MIME type: give each HTML table output a
+    docutils table (as its text/latex form), which the LaTeX builder then prefers."""
+
+    default_priority = 3  # MyST-NB's SelectMimeType runs at 4
+    builders = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        from docutils import nodes
+
+        for bundle in list(self.document.findall(nodes.container)):
+            if bundle.get("nb_element") != "mime_bundle":
+                continue
+            types = {child.get("mime_type"): child for child in bundle.children}
+            html = types.get("text/html")
+            if html is None or "text/latex" in types:
+                continue
+            raw = "".join(n.astext() for n in html.findall(nodes.raw))
+            if "<table" not in raw:
+                continue
+            table = _table_node(raw)
+            if table is not None:
+                bundle += nodes.container(
+                    "", table, mime_type="text/latex", nb_element="mime_type"
+                )
+
+
 def setup(app):
+    app.add_post_transform(_DataFramesAsTables)
     _register_bibliography_style()
     app.connect("config-inited", _version_in_footer)
     app.connect("html-page-context", _drop_thebe_scripts, priority=900)
