@@ -22,6 +22,7 @@ from . import conventions as _conv
 from ._docs import fill_doc
 from ._frames import from_frames
 from ._inputs import _is_relevant_collection, as_ranking, input_form
+from ._kernels import CHUNK_CELLS
 from ._validation import check_bool, check_choice, check_k
 from .beyond import _read_lists, top_k
 from .ranking import Ranking, from_scores
@@ -53,7 +54,7 @@ def evaluate(
     discount=None,
     retrieve_nonpositive=None,
     score_dtype=None,
-    chunk_users=4096,
+    chunk_users=None,
     user=None,
     item=None,
     score=None,
@@ -129,12 +130,14 @@ def evaluate(
         Return one row per user instead of the means.
     progress : bool, default False
         Report progress over users on standard error (score matrices only).
-    chunk_users : int, default 4096
+    chunk_users : int, optional
         Score matrices with more users are ranked and evaluated in blocks of
         this many users, so memory beyond the inputs stays bounded by the
-        block (a few numbers per relevant and excluded entry of
-        ``chunk_users`` users, plus the per-user results), whatever the
-        number of users. The result does not depend on it.
+        block (a few numbers per relevant and excluded entry of the block's
+        users, plus the per-user results), whatever the number of users. By
+        default 4096 users, or more when rows are short: a block then holds
+        4 million cells, so that a small catalogue is not cut into blocks
+        whose fixed cost dominates. The result does not depend on it.
     user, item, score, rank, relevance, users : str, optional
         Long data frames only (``y_true`` = ``truth``, ``y_score`` =
         ``predictions``): the column names (default ``'user'``, ``'item'``,
@@ -322,8 +325,11 @@ def evaluate(
     if convention is not None:
         for _name, spec, k in parsed:
             _conv.check_supported(convention, spec.name, k)
-    chunk_users = check_k(chunk_users, "chunk_users")
     n_rows = y_score.shape[0] if isinstance(y_score, np.ndarray) and y_score.ndim == 2 else 0
+    if chunk_users is None:  # 4096 users, or CHUNK_CELLS cells if that is more
+        n_cols = y_score.shape[1] if n_rows else 1
+        chunk_users = max(4096, CHUNK_CELLS // max(n_cols, 1))
+    chunk_users = check_k(chunk_users, "chunk_users")
     if (
         n_rows > chunk_users
         and (isinstance(y_true, np.ndarray) or sp.issparse(y_true))

@@ -182,7 +182,8 @@ def _idcg(r: Ranking, k, gain, log_base, idcg, kind="log"):
         return np.full(r.n_users, _discount_sum(k, log_base, kind))
     # ideal order: each user's gains sorted in decreasing order, truncated at k
     user = r.user
-    order = np.lexsort((-r.gain, user))
+    # entries are grouped by user: with equal gains the ideal order is any order
+    order = np.lexsort((-r.gain, user)) if r.is_graded else np.arange(user.shape[0])
     pos = np.arange(order.shape[0]) - r.indptr[user[order]] + 1.0
     keep = pos <= (np.inf if k is None else k)
     w = _gain(r.gain[order], gain) * discount(pos, log_base, kind)

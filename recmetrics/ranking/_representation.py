@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -126,9 +127,9 @@ class Ranking:
         """Number of relevant items of each user, ranked or not."""
         return np.diff(self.indptr).astype(np.float64)
 
-    @property
+    @functools.cached_property
     def user(self) -> np.ndarray:
-        """User index of each entry."""
+        """User index of each entry (computed once: every metric needs it)."""
         return np.repeat(np.arange(self.n_users), np.diff(self.indptr))
 
     @property
@@ -151,9 +152,21 @@ class Ranking:
 # --------------------------------------------------------------------------
 # builders
 def _from_entries(
-    user, gain, start, size, group_rel, rel_before, n_users, n_ranked, n_items, ties=None
+    user,
+    gain,
+    start,
+    size,
+    group_rel,
+    rel_before,
+    n_users,
+    n_ranked,
+    n_items,
+    ties=None,
+    order=None,
 ):
-    order = np.lexsort((start, user))
+    # ``order``: the entries' order by (user, start), when the caller has it
+    if order is None:
+        order = np.lexsort((start, user))
     user = user[order]
     counts = np.bincount(user, minlength=n_users)
     indptr = np.zeros(n_users + 1, dtype=np.int64)

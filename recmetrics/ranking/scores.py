@@ -9,7 +9,13 @@ import scipy.sparse as sp
 from tqdm import tqdm
 
 from .._docs import fill_doc
-from .._kernels import CHUNK_CELLS, count_above, first_bad_value
+from .._kernels import (
+    CHUNK_CELLS,
+    count_above,
+    dense_nonzero,
+    first_bad_value,
+    order_within_rows,
+)
 from .._validation import (
     MAX_EXACT_INT,
     as_numeric_array,
@@ -19,8 +25,12 @@ from .._validation import (
 from ._representation import TIE_POLICIES, Ranking, _deterministic, _from_entries
 
 
-def _scores_matrix(x):
-    """Dense, C-contiguous float32/float64 scores, checked for NaN/inf in one pass."""
+def _scores_matrix(x, check_finite=True):
+    """Dense, C-contiguous float32/float64 scores, checked for NaN/inf in one pass.
+
+    ``check_finite=False`` leaves the check of a float array to the caller
+    (``from_scores`` does it in the counting sweeps, without a pass of its own).
+    """
     if sp.issparse(x):
         raise TypeError(
             "y_score must be a dense array (scores for every item), got a scipy.sparse matrix"
@@ -34,15 +44,20 @@ def _scores_matrix(x):
         if S.size == 0:
             raise ValueError("y_score is empty; at least one user and one item are needed")
         S = np.ascontiguousarray(S)
-        bad = first_bad_value(S)
-        if bad is not None:
-            what = "NaN" if np.isnan(S[bad]) else "an infinite value"
-            raise ValueError(f"y_score contains {what} at row {bad[0]}, column {bad[1]}")
+        if check_finite:
+            _raise_if_bad(S, first_bad_value(S))
         return S
     exact = _exact_integer_scores(x)
     if exact is not None:
         return exact
     return np.ascontiguousarray(as_numeric_array(x, "y_score", ndim=2))
+
+
+def _raise_if_bad(S, bad):
+    """The error for the first NaN or infinite score at ``bad = (row, col)``, if any."""
+    if bad is not None:
+        what = "NaN" if np.isnan(S[bad]) else "an infinite value"
+        raise ValueError(f"y_score contains {what} at row {bad[0]}, column {bad[1]}")
 
 
 def _exact_integer_scores(x):
@@ -94,6 +109,9 @@ def _csr_of(x, name, shape):
     arr = np.asarray(x)
     if arr.shape != shape:
         raise ValueError(f"{name} must have the shape of y_score {shape}, got {arr.shape}")
+    fast = dense_nonzero(arr)  # compiled, at memory speed
+    if fast is not None:
+        return fast
     rows, cols = [], []
     step = max(1, CHUNK_CELLS // max(shape[1], 1))
     for lo in range(0, shape[0], step):  # bounded temporaries
@@ -217,7 +235,8 @@ def from_scores(
     progress = check_bool(progress, "progress")
     if not isinstance(retrieve_nonpositive, (bool, np.bool_)):
         raise TypeError(f"retrieve_nonpositive must be True or False, got {retrieve_nonpositive!r}")
-    S = _scores_matrix(y_score)
+    # NaN and infinite scores are found in the counting sweeps below
+    S = _scores_matrix(y_score, check_finite=False)
     shape = S.shape
     n_users, n_cols = shape
     if sp.issparse(y_true):
@@ -261,28 +280,29 @@ def from_scores(
     keep = rg > 0
     ru, rc, rg = ru[keep], rc[keep], rg[keep]
     nnz = ru.shape[0]
-    counts = np.bincount(ru, minlength=n_users)
-    rows = np.flatnonzero(counts).astype(np.int64)
-    row_ptr = np.zeros(rows.shape[0] + 1, dtype=np.int64)
-    np.cumsum(counts[rows], out=row_ptr[1:])
+    row_ptr = np.zeros(n_users + 1, dtype=np.int64)  # entries of user u: row_ptr[u]:row_ptr[u+1]
+    np.cumsum(np.bincount(ru, minlength=n_users), out=row_ptr[1:])
     greater = np.empty(nnz)
     equal = np.empty(nnz)
     eq_after = np.empty(nnz)
     rc64 = rc.astype(np.int64)
-    step = max(1, CHUNK_CELLS // max(n_cols, 1)) if progress else rows.shape[0] or 1
-    with tqdm(total=rows.shape[0], disable=not progress, desc="ranking users", unit="user") as bar:
-        for lo in range(0, rows.shape[0], step):  # chunks of users only to report progress
-            hi = min(rows.shape[0], lo + step)
+    step = max(1, CHUNK_CELLS // max(n_cols, 1)) if progress else n_users
+    with tqdm(total=n_users, disable=not progress, desc="ranking users", unit="user") as bar:
+        for lo in range(0, n_users, step):  # chunks of users only to report progress
+            hi = min(n_users, lo + step)
             a, b = row_ptr[lo], row_ptr[hi]
-            g, e, aft = count_above(
-                S,
-                rows[lo:hi],
+            g, e, aft, bad = count_above(
+                S[lo:hi],
                 row_ptr[lo : hi + 1] - a,
                 rc64[a:b],
-                m_ptr,
+                None if m_ptr is None else m_ptr[lo : hi + 1],
                 m_idx,
                 want_after=ties == "trec_eval",
+                check=True,
             )
+            if bad.any():
+                u = lo + int(np.argmax(bad))
+                _raise_if_bad(S, (u, int(np.argmax(~np.isfinite(S[u])))))
             greater[a:b], equal[a:b], eq_after[a:b] = g, e, aft
             bar.update(hi - lo)
     s = S[ru, rc].astype(np.float64)
@@ -319,23 +339,39 @@ def _entries_from_counts(
     """
     nnz = ru.shape[0]
     if ties == "expected":
-        # relevant items strictly above / tied, from the relevant entries alone
-        order = np.lexsort((-s, ru))
+        # relevant items strictly above / tied, from the relevant entries alone.
+        # Within a user, decreasing score is increasing start (the items above):
+        # when the entries come grouped by user and none is dropped, one order
+        # within the users serves both the tie groups here and the Ranking's
+        # (user, start) order, with no global sort.
+        start = np.where(dropped, np.inf, greater)
+        counts = np.bincount(ru, minlength=n_users)
+        row_ptr = np.zeros(n_users + 1, dtype=np.int64)
+        np.cumsum(counts, out=row_ptr[1:])
+        grouped = not (nnz and (np.any(ru[1:] < ru[:-1]) or dropped.any()))
+        order = order_within_rows(row_ptr, greater) if grouped else np.lexsort((-s, ru))
         su, ss = ru[order], s[order]
-        new_user = np.r_[True, su[1:] != su[:-1]]
-        new_val = new_user | np.r_[True, ss[1:] != ss[:-1]]
+        new_val = np.r_[True, (su[1:] != su[:-1]) | (ss[1:] != ss[:-1])]
         grp = np.cumsum(new_val) - 1
         grp_first = np.flatnonzero(new_val)
-        user_first = np.searchsorted(su, su, side="left")
         c_sorted = np.bincount(grp)[grp]
-        h_sorted = grp_first[grp] - user_first
+        h_sorted = grp_first[grp] - row_ptr[su]
         group_rel = np.empty(nnz)
         rel_before = np.empty(nnz)
         group_rel[order] = c_sorted
         rel_before[order] = h_sorted
-        start = np.where(dropped, np.inf, greater)
         return _from_entries(
-            ru, rg, start, equal, group_rel, rel_before, n_users, n_ranked, n_items, ties
+            ru,
+            rg,
+            start,
+            equal,
+            group_rel,
+            rel_before,
+            n_users,
+            n_ranked,
+            n_items,
+            ties,
+            order=order if grouped else None,
         )
     # deterministic policies: exact rank within the tie group
     if ties == "trec_eval":

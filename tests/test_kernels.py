@@ -1,0 +1,206 @@
+"""The compiled kernels against plain NumPy: counting, the NaN/inf check, dense nonzeros.
+
+The counting kernel sweeps each row four relevant scores at a time and finds
+NaN or infinite scores in the same sweeps; many relevant items (> 96) take the
+histogram branch; dense relevance matrices are read by a compiled two-pass
+nonzero. Every path is compared here with a NumPy reference on inputs with
+heavy ties, masks, rows without relevant items, and every score dtype.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import recmetrics as rm
+from recmetrics import _kernels as K
+
+pytestmark = pytest.mark.skipif(not K.HAVE_NUMBA, reason="numba kernels")
+
+
+def _case(rng, n_users, n_items, max_rel, dtype, levels, mask_share=0.1):
+    S = (rng.integers(0, levels, (n_users, n_items)) / levels).astype(dtype)
+    counts = rng.integers(0, min(max_rel, n_items) + 1, n_users)
+    counts[rng.random(n_users) < 0.2] = 0  # rows without relevant items
+    cols = [np.sort(rng.choice(n_items, c, replace=False)) for c in counts]
+    row_ptr = np.zeros(n_users + 1, dtype=np.int64)
+    np.cumsum(counts, out=row_ptr[1:])
+    rel = np.concatenate(cols).astype(np.int64) if cols else np.zeros(0, np.int64)
+    M = rng.random((n_users, n_items)) < mask_share
+    for u, c in enumerate(cols):
+        M[u, c] = False  # relevant items are not excluded (from_scores drops them)
+    m = sp.csr_array(M)
+    return S, row_ptr, rel, m.indptr.astype(np.int64), m.indices.astype(np.int64)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(
+    ("n_items", "max_rel", "levels"),
+    [(1, 1, 2), (3, 3, 2), (7, 7, 3), (100, 11, 5), (300, 150, 20), (257, 120, 10**6)],
+)
+@pytest.mark.parametrize("masked", [False, True])
+def test_counts_match_numpy(dtype, n_items, max_rel, levels, masked):
+    """Every relevant entry's greater / equal / after counts, every branch of the kernel.
+
+    Up to 150 relevant items per row (the histogram branch above 96, the sweeps
+    of four plus the remainder below), heavy ties (2 to 20 score levels).
+    """
+    rng = np.random.default_rng(n_items * 7 + max_rel + masked)
+    S, row_ptr, rel, mp, mi = _case(rng, 60, n_items, max_rel, dtype, levels)
+    mp, mi = (mp, mi) if masked else (None, None)
+    g, e, a, bad = K.count_above(S, row_ptr, rel, mp, mi, want_after=True, check=True)
+    counts = np.diff(row_ptr)
+    rows = np.flatnonzero(counts).astype(np.int64)
+    compact = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+    np.cumsum(counts[rows], out=compact[1:])
+    g0, e0, a0 = K._count_above_numpy(S, rows, compact, rel, mp, mi, True)
+    np.testing.assert_array_equal(g, g0)
+    np.testing.assert_array_equal(e, e0)
+    np.testing.assert_array_equal(a, a0)
+    assert not bad.any()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("n_rel", [0, 1, 3, 4, 9, 120])
+def test_bad_values_are_found_in_the_counting_sweeps(dtype, value, n_rel):
+    """A NaN or infinity anywhere in a row flags that row, whatever its relevant items.
+
+    Rows with no relevant item (only read for the check), with 1-9 (the sweeps:
+    the bad value is counted in the first one) and with 120 (the histogram
+    branch); the bad value first, last, in a masked cell, on a relevant cell.
+    """
+    rng = np.random.default_rng(n_rel)
+    n_users, n_items = 6, 130
+    S = rng.random((n_users, n_items)).astype(dtype)
+    rel_cols = np.sort(rng.choice(n_items, n_rel, replace=False)) if n_rel else []
+    row_ptr = np.arange(n_users + 1, dtype=np.int64) * n_rel
+    rel = np.tile(np.asarray(rel_cols, dtype=np.int64), n_users)
+    where = {1: 0, 2: n_items - 1, 4: 5}  # row -> column of the bad value
+    if n_rel:
+        where[5] = int(rel_cols[-1])
+    for u, c in where.items():
+        S[u, c] = value
+    mask = sp.csr_array((np.ones(1, bool), ([4], [5])), shape=(n_users, n_items))
+    *_, bad = K.count_above(
+        S, row_ptr, rel, mask.indptr.astype(np.int64), mask.indices.astype(np.int64), check=True
+    )
+    np.testing.assert_array_equal(np.flatnonzero(bad), sorted(where))
+    *_, bad = K.count_above(S, row_ptr, rel, check=False)
+    assert not bad.any()
+    assert K.first_bad_value(S) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    "dtype",
+    [bool, np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64, np.float32, np.float64],
+)
+@pytest.mark.parametrize("shape", [(1, 1), (5, 1), (3, 63), (4, 64), (7, 65), (40, 300)])
+def test_dense_nonzero_matches_numpy(dtype, shape):
+    rng = np.random.default_rng(shape[0] * shape[1])
+    A = (rng.random(shape) < 0.1) * rng.integers(1, 5, shape)
+    A[0] = 0  # an empty row
+    if shape[0] > 2:
+        A[1] = 1 + rng.integers(0, 3, shape[1])  # a full row
+        A[2, -1] = 3  # only the last column
+    A = A.astype(dtype)
+    indptr, cols, vals = K.dense_nonzero(A)
+    r, c = np.nonzero(A)
+    np.testing.assert_array_equal(cols, c)
+    np.testing.assert_array_equal(vals, A[r, c])
+    np.testing.assert_array_equal(np.diff(indptr), np.bincount(r, minlength=shape[0]))
+    assert vals.dtype == A.dtype
+
+
+def test_dense_nonzero_declines_what_it_cannot_read():
+    assert K.dense_nonzero(np.ones((3, 4), dtype=np.float16)) is None
+    assert K.dense_nonzero(np.ones((4, 3))[:, ::2]) is None  # not C-contiguous
+    assert K.dense_nonzero(np.ones(4)) is None
+    assert K.dense_nonzero(np.array([[1j]])) is None
+    # negative zero is zero, NaN is nonzero, as for np.nonzero
+    indptr, cols, _ = K.dense_nonzero(np.array([[-0.0, np.nan, 0.0, 2.0]]))
+    assert cols.tolist() == [1, 3]
+
+
+@pytest.mark.parametrize("max_len", [0, 1, 5, 64, 65, 200])
+def test_order_within_rows_is_a_stable_sort_per_row(max_len):
+    rng = np.random.default_rng(max_len)
+    lengths = rng.integers(0, max_len + 1, 50)
+    row_ptr = np.zeros(51, dtype=np.int64)
+    np.cumsum(lengths, out=row_ptr[1:])
+    key = rng.integers(0, 4, row_ptr[-1]).astype(np.float64)  # many ties
+    row = np.repeat(np.arange(50), lengths)
+    np.testing.assert_array_equal(K.order_within_rows(row_ptr, key), np.lexsort((key, row)))
+
+
+# -- end to end: from_scores and evaluate ------------------------------------------------
+
+
+def _scores_case(rng, n_users=300, n_items=80):
+    S = rng.integers(0, 6, (n_users, n_items)).astype(np.float64)  # heavy ties
+    T = (rng.random((n_users, n_items)) < 0.08) * rng.integers(1, 4, (n_users, n_items))
+    T[::7] = 0  # users without relevant items
+    M = (rng.random((n_users, n_items)) < 0.05) & (T == 0)
+    return T, S, M
+
+
+def _same(r1, r2):
+    for name in ("indptr", "gain", "start", "size", "group_rel", "rel_before", "n_ranked"):
+        np.testing.assert_array_equal(getattr(r1, name), getattr(r2, name), err_msg=name)
+
+
+@pytest.mark.parametrize("ties", ["expected", "optimistic", "pessimistic", "trec_eval"])
+@pytest.mark.parametrize("t_dtype", [np.int8, np.int64, np.float32, np.float64])
+def test_dense_and_sparse_relevance_give_the_same_ranking(ties, t_dtype):
+    rng = np.random.default_rng(3)
+    T, S, M = _scores_case(rng)
+    Td = T.astype(t_dtype)
+    dense = rm.from_scores(Td, S, mask=M, ties=ties)
+    sparse = rm.from_scores(sp.csr_array(Td), S, mask=sp.csr_array(M), ties=ties)
+    listed = rm.from_scores(Td.tolist(), S.tolist(), mask=M.tolist(), ties=ties)
+    _same(dense, sparse)
+    _same(dense, listed)
+
+
+@pytest.mark.parametrize("s_dtype", [np.float16, np.float32, np.float64, np.int32, np.int64])
+def test_score_dtypes_rank_alike(s_dtype):
+    """Integer and float scores with the same order give the same ranking."""
+    rng = np.random.default_rng(5)
+    T, S, M = _scores_case(rng)
+    reference = rm.from_scores(T, S, mask=M)
+    _same(rm.from_scores(T, S.astype(s_dtype), mask=M), reference)
+
+
+@pytest.mark.parametrize("s_dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("where", [(0, 0), (6, 79), (7, 3)])  # row 7 has no relevant item
+def test_nan_or_inf_scores_raise_with_their_position(s_dtype, where):
+    rng = np.random.default_rng(1)
+    T, S, M = _scores_case(rng)
+    for value, word in ((np.nan, "NaN"), (np.inf, "an infinite value")):
+        bad = S.astype(s_dtype)
+        bad[where] = value
+        msg = f"y_score contains {word} at row {where[0]}, column {where[1]}"
+        with pytest.raises(ValueError, match=msg):
+            rm.from_scores(T, bad, mask=M)
+        with pytest.raises(ValueError, match=msg):
+            rm.evaluate(T, bad, ["ndcg@5"], mask=M)
+
+
+def test_nan_relevance_raises():
+    rng = np.random.default_rng(2)
+    T, S, _ = _scores_case(rng)
+    T = T.astype(np.float64)
+    T[3, 4] = np.nan
+    with pytest.raises(ValueError, match="y_true"):
+        rm.from_scores(T, S)
+
+
+def test_blocks_of_users_do_not_change_the_result():
+    """The default blocks (>= 4 million cells) and small explicit blocks agree."""
+    rng = np.random.default_rng(9)
+    T, S, M = _scores_case(rng, n_users=500)
+    names = ["ndcg@10", "map@10", "recall@5", "mrr@10", "auc"]
+    whole = rm.evaluate(T, S, names, mask=M, per_user=True)
+    blocks = rm.evaluate(T, S, names, mask=M, per_user=True, chunk_users=37)
+    np.testing.assert_array_equal(whole.to_numpy(), blocks.to_numpy())
