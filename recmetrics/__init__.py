@@ -20,7 +20,7 @@ The flow of the package, from input to consumers:
   :mod:`recmetrics.dask`; optional extras).
 """
 
-from . import beyond, conventions, dask, io, models, spark, split, stats
+from . import beyond, conventions, dask, io, models, spark, split
 from ._frames import from_frames
 from .datasets import movielens, synthetic_ratings
 from .evaluate import compare_conventions, evaluate
@@ -62,6 +62,25 @@ from .topn import (
 )
 
 __version__ = "0.1.0"
+
+# Imported on first use: recmetrics.stats needs scipy.stats (about 0.6 s to import),
+# which evaluating metrics does not.
+_LAZY_MODULES = ("stats",)
+
+
+def __getattr__(name):
+    if name in _LAZY_MODULES:
+        import importlib
+
+        module = importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_MODULES))
+
 
 __all__ = [
     # representation

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from .._docs import fill_doc
 from .._kernels import CHUNK_CELLS
@@ -100,6 +100,8 @@ def _pmf(r, n, m, replace, kmax=None):
     against exact rational arithmetic up to ``n = 10^6``, ``m = 1000``
     (SciPy's ``hypergeom.pmf`` errs by ``2e-10`` there, and is slow).
     """
+    from scipy import stats  # imported on first use (0.6 s)
+
     k = np.arange(m + 1 if kmax is None else min(kmax, m + 1))
     r = np.asarray(r)
     if replace:
@@ -128,6 +130,8 @@ def _binom_pmf(m, p, q, kmax=None):
     ``m = 1000``). Measured against exact rationals: below 1e-13 relative
     for m = 100 and 2e-12 for m = 1000, down to values of 1e-290, n = 10^6.
     """
+    from scipy import stats  # imported on first use (0.6 s)
+
     k = np.arange(m + 1 if kmax is None else min(kmax, m + 1))
     p, q = np.broadcast_arrays(p, q)
     small_p = p <= 0.5
