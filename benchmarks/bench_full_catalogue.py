@@ -9,6 +9,8 @@
       * ``recmetrics.from_scores`` (exact ranks of every relevant item, mask
         applied, any tie policy) followed by ``recmetrics.evaluate`` of
         NDCG@10, MAP@10, P@10, R@10, MRR@10 and AUC;
+      * ``recmetrics.evaluate`` from the inputs in one call, with relevance and
+        mask sparse (CSR) and dense (int8 relevance, bool mask), results equal;
     and print the ratios. It also checks the top-10 metrics against the
     argpartition result on a subset of users.
 (d) Peak memory of (b) as the number of users grows: each size runs in a fresh
@@ -77,6 +79,11 @@ def run_b(n_users, n_items, repeat):
     t_metrics, res = timed(lambda: rm.evaluate(r, None, METRICS), repeat)
     t_ours = t_rank + t_metrics
     t_argp, top = timed(lambda: np.argpartition(S, -10, axis=1)[:, -10:], 1)
+    # the same evaluation from the inputs, relevance and mask sparse (CSR) or dense
+    # (int8 relevance and bool mask, the scikit-learn form), NaN check included
+    Td, Md = T.toarray().astype(np.int8), M.toarray()
+    t_sparse, res_sparse = timed(lambda: rm.evaluate(T, S, METRICS, mask=M), repeat)
+    t_dense, res_dense = timed(lambda: rm.evaluate(Td, S, METRICS, mask=Md), repeat)
     # agreement on a subset: rebuild P@10 from argpartition (no ties in random floats, no mask)
     sub = slice(0, min(n_users, 500))
     Ts, Ss = T[sub], S[sub]
@@ -95,7 +102,14 @@ def run_b(n_users, n_items, repeat):
             "recmetrics from_scores": t_rank,
             "recmetrics evaluate (6 metrics)": t_metrics,
             "recmetrics total": t_ours,
+            "rm.evaluate, sparse relevance and mask": t_sparse,
+            "rm.evaluate, dense relevance and mask": t_dense,
         },
+        "ratio evaluate sparse/floor": t_sparse / t_floor,
+        "ratio evaluate dense/floor": t_dense / t_floor,
+        "dense == sparse": bool(
+            all(np.array_equal(res_dense[k], res_sparse[k]) for k in res_sparse.index)
+        ),
         "ratio recmetrics/floor": t_ours / t_floor,
         "speed-up over argpartition": t_argp / t_ours,
         "max |P@10 - argpartition P@10| (500 users, no mask)": float(
@@ -174,6 +188,9 @@ def main():
     for name, t in b["seconds"].items():
         print(f"  {name:36s} {t:8.3f} s")
     print(f"  recmetrics / floor              {b['ratio recmetrics/floor']:8.1f} x")
+    print(f"  evaluate, sparse T / floor      {b['ratio evaluate sparse/floor']:8.1f} x")
+    print(f"  evaluate, dense T / floor       {b['ratio evaluate dense/floor']:8.1f} x")
+    print(f"  dense and sparse results equal: {b['dense == sparse']}")
     print(f"  speed-up over np.argpartition   {b['speed-up over argpartition']:8.1f} x")
     agreement = b["max |P@10 - argpartition P@10| (500 users, no mask)"]
     print(f"  agreement with argpartition P@10: {agreement:.1e}")
