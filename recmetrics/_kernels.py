@@ -7,12 +7,21 @@ costs ``O(n log n)`` per user and ``np.argpartition`` is not much cheaper; but
 counting needs no order at all:
 
 * with few relevant items (``m <= 96``, the usual case) the row is read from
-  memory once and then swept ``m`` times while it sits in the CPU cache; each
-  sweep is a branch-free compare-and-count loop that the compiler vectorises;
+  memory once and then swept ``ceil(m / 4)`` times while it sits in the CPU
+  cache; each sweep is a branch-free compare-and-count loop, against four
+  relevant scores at a time, that the compiler vectorises;
 * with many relevant items, one sweep with a binary search among the
   user's ``m`` sorted relevant scores (``O(n log m)``) fills a histogram whose
   running sum gives every count;
-* excluded items (the mask) are then subtracted, ``O(m)`` each.
+* excluded items (the mask) are then subtracted, ``O(m)`` each; for
+  trec_eval's tie order, the tied items to the right of each relevant item
+  are counted per item (``m <= 32``) or in one sweep from the right;
+* NaN and infinite scores are found in the first sweep of each row (rows
+  without relevant items are read once for that alone), not in a pass of
+  their own.
+
+Dense relevance matrices and masks are turned into their CSR structure by a
+compiled two-pass reader (:func:`dense_nonzero`).
 
 The work is ``O(n_items * min(m, log m + c))`` per user and the matrix is read
 from memory once, so the cost stays within a small factor of one reduction
