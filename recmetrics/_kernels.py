@@ -16,9 +16,8 @@ counting needs no order at all:
 * excluded items (the mask) are then subtracted, ``O(m)`` each; for
   trec_eval's tie order, the tied items to the right of each relevant item
   are counted per item (``m <= 32``) or in one sweep from the right;
-* NaN and infinite scores are found in the first sweep of each row (rows
-  without relevant items are read once for that alone), not in a pass of
-  their own.
+* NaN and infinite scores are counted by a first sweep of each row, the one
+  that brings it into the cache, so the check reads the matrix no extra time.
 
 Dense relevance matrices and masks are turned into their CSR structure by a
 compiled two-pass reader (:func:`dense_nonzero`).
@@ -92,67 +91,44 @@ if HAVE_NUMBA:
     # with four relevant scores at a time: four times fewer loads from the
     # cache than one sweep per relevant item. Counters are 32-bit and cast back
     # on every step: numba would otherwise widen them to 64 bits and halve the
-    # SIMD width (measured: 12x). ``x - x`` is 0 for a finite score and NaN
-    # for NaN or an infinity, so ``(x - x) != 0`` counts the bad values in the
-    # same vectorised loop.
+    # SIMD width (measured: 12x).
 
     @numba.njit(cache=True, nogil=True)
-    def _sweep4(x_row, rel_c, i, g_out, e_out, with_bad):  # pragma: no cover
+    def _sweep4(x_row, rel_c, i, g_out, e_out):  # pragma: no cover
         r0 = x_row[rel_c[i]]
         r1 = x_row[rel_c[i + 1]]
         r2 = x_row[rel_c[i + 2]]
         r3 = x_row[rel_c[i + 3]]
-        g0 = g1 = g2 = g3 = e0 = e1 = e2 = e3 = bad = np.int32(0)
-        n = x_row.shape[0]
-        if with_bad:
-            for c in range(n):
-                x = x_row[c]
-                g0 = np.int32(g0 + np.int32(x > r0))
-                g1 = np.int32(g1 + np.int32(x > r1))
-                g2 = np.int32(g2 + np.int32(x > r2))
-                g3 = np.int32(g3 + np.int32(x > r3))
-                e0 = np.int32(e0 + np.int32(x == r0))
-                e1 = np.int32(e1 + np.int32(x == r1))
-                e2 = np.int32(e2 + np.int32(x == r2))
-                e3 = np.int32(e3 + np.int32(x == r3))
-                bad = np.int32(bad + np.int32((x - x) != 0))
-        else:
-            for c in range(n):
-                x = x_row[c]
-                g0 = np.int32(g0 + np.int32(x > r0))
-                g1 = np.int32(g1 + np.int32(x > r1))
-                g2 = np.int32(g2 + np.int32(x > r2))
-                g3 = np.int32(g3 + np.int32(x > r3))
-                e0 = np.int32(e0 + np.int32(x == r0))
-                e1 = np.int32(e1 + np.int32(x == r1))
-                e2 = np.int32(e2 + np.int32(x == r2))
-                e3 = np.int32(e3 + np.int32(x == r3))
+        g0 = g1 = g2 = g3 = e0 = e1 = e2 = e3 = np.int32(0)
+        for c in range(x_row.shape[0]):
+            x = x_row[c]
+            g0 = np.int32(g0 + np.int32(x > r0))
+            g1 = np.int32(g1 + np.int32(x > r1))
+            g2 = np.int32(g2 + np.int32(x > r2))
+            g3 = np.int32(g3 + np.int32(x > r3))
+            e0 = np.int32(e0 + np.int32(x == r0))
+            e1 = np.int32(e1 + np.int32(x == r1))
+            e2 = np.int32(e2 + np.int32(x == r2))
+            e3 = np.int32(e3 + np.int32(x == r3))
         g_out[i], g_out[i + 1], g_out[i + 2], g_out[i + 3] = g0, g1, g2, g3
         e_out[i], e_out[i + 1], e_out[i + 2], e_out[i + 3] = e0, e1, e2, e3
-        return bad
 
     @numba.njit(cache=True, nogil=True)
-    def _sweep1(x_row, rel_c, i, g_out, e_out, with_bad):  # pragma: no cover
+    def _sweep1(x_row, rel_c, i, g_out, e_out):  # pragma: no cover
         r = x_row[rel_c[i]]
-        g = e = bad = np.int32(0)
-        n = x_row.shape[0]
-        if with_bad:
-            for c in range(n):
-                x = x_row[c]
-                g = np.int32(g + np.int32(x > r))
-                e = np.int32(e + np.int32(x == r))
-                bad = np.int32(bad + np.int32((x - x) != 0))
-        else:
-            for c in range(n):
-                x = x_row[c]
-                g = np.int32(g + np.int32(x > r))
-                e = np.int32(e + np.int32(x == r))
+        g = e = np.int32(0)
+        for c in range(x_row.shape[0]):
+            x = x_row[c]
+            g = np.int32(g + np.int32(x > r))
+            e = np.int32(e + np.int32(x == r))
         g_out[i] = g
         e_out[i] = e
-        return bad
 
     @numba.njit(cache=True, nogil=True)
     def _bad_count(x_row):  # pragma: no cover
+        # ``x - x`` is 0 for a finite score and NaN for NaN or an infinity; this
+        # sweep is the row's first read from memory, the counting sweeps that
+        # follow find it in the cache
         bad = np.int32(0)
         for c in range(x_row.shape[0]):
             x = x_row[c]
@@ -160,18 +136,16 @@ if HAVE_NUMBA:
         return bad
 
     @numba.njit(cache=True, nogil=True)
-    def _passes(x_row, rel_c, g_out, e_out, check):  # pragma: no cover
+    def _passes(x_row, rel_c, g_out, e_out):  # pragma: no cover
         # few relevant items: sweeps of the row, four relevant scores each
         m = rel_c.shape[0]
-        bad = np.int32(0)
         i = 0
         while i + 4 <= m:
-            bad += _sweep4(x_row, rel_c, i, g_out, e_out, check and i == 0)
+            _sweep4(x_row, rel_c, i, g_out, e_out)
             i += 4
         while i < m:
-            bad += _sweep1(x_row, rel_c, i, g_out, e_out, check and i == 0)
+            _sweep1(x_row, rel_c, i, g_out, e_out)
             i += 1
-        return bad
 
     @numba.njit(cache=True, nogil=True)
     def _histogram(x_row, rel_c, g_out, e_out):  # pragma: no cover
@@ -185,12 +159,8 @@ if HAVE_NUMBA:
         low = sv[m - 1]
         above = np.zeros(m + 1, dtype=np.int64)
         eqc = np.zeros(m, dtype=np.int64)
-        bad = 0
         for c in range(x_row.shape[0]):
             x = x_row[c]
-            if (x - x) != 0:
-                bad += 1
-                continue
             if x < low:
                 continue
             lo_, hi_ = 0, m  # first j with sv[j] < x
@@ -215,7 +185,6 @@ if HAVE_NUMBA:
                 g_out[order[q]] = run  # items scored above this value
                 e_out[order[q]] = eqc[i1]
             j = i1 + 1
-        return bad
 
     @numba.njit(cache=True, nogil=True)
     def _after_sweep(x_row, rel_c, masked, e_out, a_out):  # pragma: no cover
@@ -260,14 +229,13 @@ if HAVE_NUMBA:
         x_row, rel_c, masked, want_after, check, g_out, e_out, a_out
     ):  # pragma: no cover
         m = rel_c.shape[0]
+        bad = _bad_count(x_row) if check else 0
         if m == 0:
-            return _bad_count(x_row) if check else 0
+            return bad
         if m <= 96:
-            bad = _passes(x_row, rel_c, g_out, e_out, check)
+            _passes(x_row, rel_c, g_out, e_out)
         else:
-            bad = _histogram(x_row, rel_c, g_out, e_out)
-            if not check:
-                bad = 0
+            _histogram(x_row, rel_c, g_out, e_out)
         # remove the excluded items' contributions
         for t in range(masked.shape[0]):
             x = x_row[masked[t]]
