@@ -34,18 +34,29 @@ def window(r: Ranking, k):
 
     Returns integer arrays ``lo, hi`` with the group's positions inside the
     top ``k`` being ``lo + 1 .. hi`` (empty when ``hi == lo``); unranked
-    entries get ``lo = hi = 0``.
+    entries get ``lo = hi = 0``. For one cutoff for all users the arrays are
+    kept on the Ranking (read-only), so that the metrics of one evaluation
+    at the same ``k`` compute them once.
     """
+    scalar = k is None or np.ndim(k) == 0
+    if scalar:
+        key = None if k is None else float(k)
+        if key in r._windows:
+            return r._windows[key]
     ranked = np.isfinite(r.start)
     if k is None:
         kk = np.inf
-    elif np.ndim(k) == 1:  # one cutoff per user
+    elif not scalar:  # one cutoff per user
         kk = np.asarray(k, dtype=np.float64)[r.user]
     else:
         kk = float(k)
-    lo = np.where(ranked, np.minimum(r.start, kk), 0.0)
-    hi = np.where(ranked, np.minimum(r.start + r.size, kk), 0.0)
-    return lo.astype(np.int64), hi.astype(np.int64)
+    lo = np.where(ranked, np.minimum(r.start, kk), 0.0).astype(np.int64)
+    hi = np.where(ranked, np.minimum(r.start + r.size, kk), 0.0).astype(np.int64)
+    if scalar:
+        lo.setflags(write=False)
+        hi.setflags(write=False)
+        r._windows[key] = lo, hi
+    return lo, hi
 
 
 def expected_sum(r: Ranking, k, f, weights=None) -> np.ndarray:

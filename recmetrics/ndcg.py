@@ -29,7 +29,7 @@ import numpy as np
 
 from ._docs import fill_doc
 from ._inputs import as_ranking
-from ._metric_core import expected_sum, finish
+from ._metric_core import expected_sum, finish, prefix_table
 from ._validation import check_choice, check_k, check_positive_number
 from .ranking import Ranking
 
@@ -180,10 +180,19 @@ def _idcg(r: Ranking, k, gain, log_base, idcg, kind="log"):
                 "idcg='k' is defined for binary relevance only; use idcg='min' with graded gains"
             )
         return np.full(r.n_users, _discount_sum(k, log_base, kind))
+    if not r.is_graded:
+        # binary relevance: the ideal list starts with the |R| relevant items,
+        # so IDCG is a prefix sum of the discount at min(|R|, k) (the same
+        # additions in the same order as the general case below)
+        depth = r.n_relevant if k is None else np.minimum(r.n_relevant, k)
+        table = prefix_table(
+            lambda i: _gain(np.ones_like(i), gain) * discount(i, log_base, kind),
+            depth.max() if depth.size else 0,
+        )
+        return _check_finite_sum(table[depth.astype(np.int64)], r, "IDCG")
     # ideal order: each user's gains sorted in decreasing order, truncated at k
     user = r.user
-    # entries are grouped by user: with equal gains the ideal order is any order
-    order = np.lexsort((-r.gain, user)) if r.is_graded else np.arange(user.shape[0])
+    order = np.lexsort((-r.gain, user))
     pos = np.arange(order.shape[0]) - r.indptr[user[order]] + 1.0
     keep = pos <= (np.inf if k is None else k)
     w = _gain(r.gain[order], gain) * discount(pos, log_base, kind)

@@ -124,14 +124,29 @@ def test_dense_nonzero_declines_what_it_cannot_read():
 
 
 @pytest.mark.parametrize("max_len", [0, 1, 5, 64, 65, 200])
-def test_order_within_rows_is_a_stable_sort_per_row(max_len):
+def test_tie_groups_sort_each_row_and_find_the_runs(max_len):
     rng = np.random.default_rng(max_len)
     lengths = rng.integers(0, max_len + 1, 50)
     row_ptr = np.zeros(51, dtype=np.int64)
     np.cumsum(lengths, out=row_ptr[1:])
     key = rng.integers(0, 4, row_ptr[-1]).astype(np.float64)  # many ties
     row = np.repeat(np.arange(50), lengths)
-    np.testing.assert_array_equal(K.order_within_rows(row_ptr, key), np.lexsort((key, row)))
+    s = -key * 3.0 + 1.0  # decreasing score, increasing count above it
+    order, size, before = K.tie_groups(row_ptr, key)
+    np.testing.assert_array_equal(order, np.lexsort((key, row)))
+    np.testing.assert_array_equal((size, before), K.runs_of_equal(row, s, order, row_ptr))
+    for u in range(50):  # the definition, row by row
+        a, b = row_ptr[u], row_ptr[u + 1]
+        for i in range(a, b):
+            same = key[a:b] == key[i]
+            assert size[i] == same.sum()
+            assert before[i] == (key[a:b] < key[i]).sum()
+    # the NumPy version on shuffled entries
+    perm = rng.permutation(row.shape[0])
+    order2 = np.lexsort((key[perm], row[perm]))
+    size2, before2 = K.runs_of_equal(row[perm], s[perm], order2, row_ptr)
+    np.testing.assert_array_equal(size2, size[perm])
+    np.testing.assert_array_equal(before2, before[perm])
 
 
 # -- end to end: from_scores and evaluate ------------------------------------------------

@@ -132,6 +132,11 @@ class Ranking:
         """User index of each entry (computed once: every metric needs it)."""
         return np.repeat(np.arange(self.n_users), np.diff(self.indptr))
 
+    @functools.cached_property
+    def _windows(self) -> dict:
+        """Cutoff windows already computed, by cutoff (see ``_metric_core.window``)."""
+        return {}
+
     @property
     def is_graded(self) -> bool:
         """Whether some gain differs from 1 (graded relevance)."""

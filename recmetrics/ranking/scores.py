@@ -14,7 +14,8 @@ from .._kernels import (
     count_above,
     dense_nonzero,
     first_bad_value,
-    order_within_rows,
+    runs_of_equal,
+    tie_groups,
 )
 from .._validation import (
     MAX_EXACT_INT,
@@ -343,23 +344,18 @@ def _entries_from_counts(
         # Within a user, decreasing score is increasing start (the items above):
         # when the entries come grouped by user and none is dropped, one order
         # within the users serves both the tie groups here and the Ranking's
-        # (user, start) order, with no global sort.
+        # (user, start) order, with no global sort; the tied relevant items
+        # are those with equal counts above them (equal scores).
         start = np.where(dropped, np.inf, greater)
         counts = np.bincount(ru, minlength=n_users)
         row_ptr = np.zeros(n_users + 1, dtype=np.int64)
         np.cumsum(counts, out=row_ptr[1:])
         grouped = not (nnz and (np.any(ru[1:] < ru[:-1]) or dropped.any()))
-        order = order_within_rows(row_ptr, greater) if grouped else np.lexsort((-s, ru))
-        su, ss = ru[order], s[order]
-        new_val = np.r_[True, (su[1:] != su[:-1]) | (ss[1:] != ss[:-1])]
-        grp = np.cumsum(new_val) - 1
-        grp_first = np.flatnonzero(new_val)
-        c_sorted = np.bincount(grp)[grp]
-        h_sorted = grp_first[grp] - row_ptr[su]
-        group_rel = np.empty(nnz)
-        rel_before = np.empty(nnz)
-        group_rel[order] = c_sorted
-        rel_before[order] = h_sorted
+        if grouped:
+            order, group_rel, rel_before = tie_groups(row_ptr, greater)
+        else:
+            order = np.lexsort((-s, ru))
+            group_rel, rel_before = runs_of_equal(ru, s, order, row_ptr)
         return _from_entries(
             ru,
             rg,
