@@ -96,7 +96,9 @@ def test_bad_values_are_found_in_the_counting_sweeps(dtype, value, n_rel):
     "dtype",
     [bool, np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64, np.float32, np.float64],
 )
-@pytest.mark.parametrize("shape", [(1, 1), (5, 1), (3, 63), (4, 64), (7, 65), (40, 300)])
+@pytest.mark.parametrize(
+    "shape", [(1, 1), (5, 1), (3, 8), (3, 63), (4, 64), (7, 65), (40, 300), (6, 1000)]
+)
 def test_dense_nonzero_matches_numpy(dtype, shape):
     rng = np.random.default_rng(shape[0] * shape[1])
     A = (rng.random(shape) < 0.1) * rng.integers(1, 5, shape)
@@ -121,6 +123,23 @@ def test_dense_nonzero_declines_what_it_cannot_read():
     # negative zero is zero, NaN is nonzero, as for np.nonzero
     indptr, cols, _ = K.dense_nonzero(np.array([[-0.0, np.nan, 0.0, 2.0]]))
     assert cols.tolist() == [1, 3]
+    # float32 rows read as 64-bit words: blocks of negative zeros pass the
+    # word test and hold no nonzero cell
+    B = np.zeros((3, 200), dtype=np.float32)
+    B[1] = -0.0
+    B[2, 70:140] = -0.0
+    B[2, 150] = 1.0
+    indptr, cols, _ = K.dense_nonzero(B)
+    assert indptr.tolist() == [0, 0, 0, 1] and cols.tolist() == [150]
+
+
+def test_dense_nonzero_reads_unaligned_rows():
+    buf = np.zeros(10 * 16 + 1, dtype=np.int8)
+    A = buf[1:].reshape(10, 16)  # rows of whole words, not 8-byte aligned
+    A[3, 5], A[9, 15] = 2, 1
+    indptr, cols, vals = K.dense_nonzero(A)
+    assert np.diff(indptr).tolist() == [0, 0, 0, 1, 0, 0, 0, 0, 0, 1]
+    assert cols.tolist() == [5, 15] and vals.tolist() == [2, 1]
 
 
 @pytest.mark.parametrize("max_len", [0, 1, 5, 64, 65, 200])
