@@ -149,14 +149,43 @@ if HAVE_NUMBA:
             i += 1
 
     @numba.njit(cache=True, nogil=True)
+    def _sift_down(keys, idx, root, n):  # pragma: no cover
+        while True:
+            child = 2 * root + 1
+            if child >= n:
+                return
+            if child + 1 < n and keys[child + 1] > keys[child]:
+                child += 1
+            if keys[root] >= keys[child]:
+                return
+            keys[root], keys[child] = keys[child], keys[root]
+            idx[root], idx[child] = idx[child], idx[root]
+            root = child
+
+    @numba.njit(cache=True, nogil=True)
+    def _heapsort(keys, idx):  # pragma: no cover
+        # sort ``keys`` increasing in place, permuting ``idx`` alongside
+        # (O(m log m), not stable); a few lines here compile in a fraction
+        # of a second, where numba's np.argsort adds about 2 s to the first
+        # call of every kernel that uses it
+        n = keys.shape[0]
+        for start in range(n // 2 - 1, -1, -1):
+            _sift_down(keys, idx, start, n)
+        for end in range(n - 1, 0, -1):
+            keys[0], keys[end] = keys[end], keys[0]
+            idx[0], idx[end] = idx[end], idx[0]
+            _sift_down(keys, idx, 0, end)
+
+    @numba.njit(cache=True, nogil=True)
     def _histogram(x_row, rel_c, g_out, e_out):  # pragma: no cover
         # many relevant items: one pass, binary search among their sorted scores
         m = rel_c.shape[0]
         vals = np.empty(m, dtype=np.float64)
+        idx = np.arange(m)
         for i in range(m):
             vals[i] = x_row[rel_c[i]]
-        order = np.argsort(-vals, kind="mergesort")
-        sv = vals[order]  # decreasing
+        _heapsort(vals, idx)
+        sv, order = vals[::-1], idx[::-1]  # decreasing
         low = sv[m - 1]
         above = np.zeros(m + 1, dtype=np.int64)
         eqc = np.zeros(m, dtype=np.int64)
@@ -197,7 +226,7 @@ if HAVE_NUMBA:
         vals = np.empty(m, dtype=np.float64)
         for i in range(m):
             vals[i] = x_row[rel_c[i]]
-        vals = vals[np.argsort(vals, kind="mergesort")]  # the sort _histogram compiles
+        _heapsort(vals, np.empty(m, dtype=np.int64))
         n_u = 0  # distinct relevant scores, increasing, in vals[:n_u]
         for i in range(m):
             if n_u == 0 or vals[i] != vals[n_u - 1]:

@@ -9,8 +9,7 @@ bias-variance trade-off and the monotone variant, and the trust estimate.
 from __future__ import annotations
 
 import numpy as np
-from scipy import linalg as sla
-from scipy import optimize, special
+from scipy import special
 
 from ._common import _BLOCK, _EPS, _TRUST
 from .distribution import _binom_pmf, _pmf, _rank_block
@@ -175,6 +174,8 @@ class _System:
 
 
 def _system_quadrature(n, m, replace, p, mvals):
+    from scipy import linalg as sla  # imported on first use
+
     # 1. orthonormal polynomials of the prior and the projection y of M on them
     if p is None:
         alpha, beta = _uniform_recurrence(n, m)
@@ -271,6 +272,8 @@ def _monotone_lsq(G, z, lo, hi, decreasing):
     from the top (x = hi - L e, e >= 0); only if both bounds are active is the
     equality sum(d) = hi - lo imposed by a heavily weighted row.
     """
+    from scipy import optimize  # imported on first use
+
     if not decreasing:
         x = _monotone_lsq(G[:, ::-1], z, lo, hi, True)
         return x[::-1]
@@ -311,6 +314,8 @@ def _solve_bias_variance(system, gamma):
     the Cholesky factorisation is accurate and cheap; otherwise the stacked
     least-squares form ``G, z`` is solved by SVD.
     """
+    from scipy import linalg as sla  # imported on first use
+
     c = system.c
     if c.min() > 0 and c.max() / (gamma * c.min()) <= 1e8:
         normal = (1.0 - gamma) * (system.G.T @ system.G)
