@@ -352,8 +352,12 @@ def evaluate(
             retrieve_nonpositive=retrieve_nonpositive,
             score_dtype=score_dtype,
         )
-        T = _checked_sparse(y_true, "y_true") if sp.issparse(y_true) else y_true
-        M = _checked_sparse(mask, "mask") if mask is not None and sp.issparse(mask) else mask
+        # sparse inputs are checked once and sliced, not copied whole (the
+        # blocks are copies): extra memory stays independent of the users
+        T = _checked_sparse(y_true, "y_true", copy=False) if sp.issparse(y_true) else y_true
+        M = mask
+        if mask is not None and sp.issparse(mask):
+            M = _checked_sparse(mask, "mask", copy=False)
         blocks = []
         with tqdm(total=n_rows, disable=not progress, desc="evaluating users", unit="user") as bar:
             for lo in range(0, n_rows, chunk_users):

@@ -126,12 +126,13 @@ def _csr_of(x, name, shape):
     return indptr, c.astype(np.int64), arr[r, c]
 
 
-def _checked_sparse(x, name):
+def _checked_sparse(x, name, copy=True):
     """A CSR copy of a scipy.sparse matrix whose index arrays have been checked.
 
     A hand-built matrix can hold negative or out-of-range indices, which
     scipy does not check by default and which must never reach the compiled
-    kernels (they would read outside the arrays).
+    kernels (they would read outside the arrays). ``copy=False`` returns a
+    CSR input itself (checked), for a caller that only reads or slices it.
     """
     try:
         if sp.issparse(x) and x.format in ("csr", "csc"):
@@ -141,7 +142,7 @@ def _checked_sparse(x, name):
             for axis, idx in enumerate(coords):
                 if idx.size and (idx.min() < 0 or idx.max() >= x.shape[axis]):
                     raise ValueError(f"index out of range on axis {axis}")
-        m = sp.csr_array(x, copy=True)
+        m = sp.csr_array(x, copy=copy)
         m.check_format(full_check=True)
     except ValueError as exc:
         raise ValueError(f"{name} is a malformed scipy.sparse matrix: {exc}") from None
