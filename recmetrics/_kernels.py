@@ -334,6 +334,27 @@ if HAVE_NUMBA:
         )
         return numba.njit(parallel=parallel, cache=True)(loop)
 
+    @numba.njit(cache=True, nogil=True, inline="always")
+    def _count_cells(row, lo, hi):  # pragma: no cover
+        h = np.int32(0)
+        for c in range(lo, hi):
+            h = np.int32(h + np.int32(row[c] != 0))
+        return h
+
+    @numba.njit(cache=True, nogil=True, inline="always")
+    def _compact(row, lo, hi, cols, vals, p, end):  # pragma: no cover
+        # branch-free: every cell of row[lo:hi] is written at p, which
+        # advances past the nonzero ones; stopping at the row's last nonzero
+        # cell (p == end) keeps every write inside the row's slice
+        for c in range(lo, hi):
+            v = row[c]
+            cols[p] = c
+            vals[p] = v
+            p += np.int64(v != 0)
+            if p == end:
+                break
+        return p
+
     def _make_nonzero(parallel):
         rng = numba.prange if parallel else range
 
@@ -343,32 +364,38 @@ if HAVE_NUMBA:
             # words (64-bit when a row is a whole number of them, else of the
             # cell's width), ``block_words`` of them per block, each holding
             # ``cells_per_word`` cells. For cells narrower than a word, the OR
-            # of a block's words skips an empty block at memory speed, where
-            # comparing int8 cells one by one widens them to 32 bits (4x the
-            # work); a block of negative zeros passes the OR and the exact
-            # test counts them as zero, as np.nonzero does. Pass 1 counts the
-            # nonzero cells of each row and marks the blocks that hold one;
-            # pass 2 visits only those.
+            # of a block's words skips an empty block at memory speed, and
+            # only the nonzero words of the others are read cell by cell
+            # (comparing int8 cells one by one widens them to 32 bits, 4x the
+            # work); a word of negative zeros passes the word test and the
+            # exact test counts them as zero, as np.nonzero does. Pass 1
+            # counts the nonzero cells of each row and marks the blocks that
+            # hold one; pass 2 visits only those.
             n_rows, n_cols = A.shape
             n_words = bits.shape[1]
             n_blocks = (n_words + block_words - 1) // block_words
             block = block_words * cells_per_word  # cells per block
+            wide = cells_per_word > 1
             marked = np.zeros((n_rows, n_blocks), dtype=np.bool_)
             counts = np.zeros(n_rows, dtype=np.int64)
             for u in rng(n_rows):
                 row, row_bits = A[u], bits[u]
                 cnt = 0
                 for k in range(n_blocks):
-                    if cells_per_word > 1:  # else the exact test is as fast
-                        w0 = k * block_words
+                    w0, w1 = k * block_words, min(k * block_words + block_words, n_words)
+                    if wide:
                         acc = row_bits[w0]
-                        for w in range(w0 + 1, min(w0 + block_words, n_words)):
+                        for w in range(w0 + 1, w1):
                             acc |= row_bits[w]
                         if acc == 0:
                             continue
-                    h = np.int32(0)
-                    for c in range(k * block, min(k * block + block, n_cols)):
-                        h = np.int32(h + np.int32(row[c] != 0))
+                        h = np.int32(0)
+                        for w in range(w0, w1):
+                            if row_bits[w] != 0:
+                                lo = w * cells_per_word
+                                h = np.int32(h + _count_cells(row, lo, lo + cells_per_word))
+                    else:
+                        h = _count_cells(row, k * block, min(k * block + block, n_cols))
                     if h > 0:
                         marked[u, k] = True
                         cnt += h
@@ -379,24 +406,22 @@ if HAVE_NUMBA:
             cols = np.empty(indptr[n_rows], dtype=np.int64)
             vals = np.empty(indptr[n_rows], dtype=A.dtype)
             for u in rng(n_rows):
-                row = A[u]
+                row, row_bits = A[u], bits[u]
                 p, end = indptr[u], indptr[u + 1]
-                # branch-free compaction of a marked block: every cell is
-                # written at p, which advances past the nonzero ones; the row
-                # stops at its last nonzero cell, so no write reaches the next
-                # row's slice
                 for k in range(n_blocks):
                     if p == end:
                         break
                     if not marked[u, k]:
                         continue
-                    for c in range(k * block, min(k * block + block, n_cols)):
-                        v = row[c]
-                        cols[p] = c
-                        vals[p] = v
-                        p += np.int64(v != 0)
-                        if p == end:
-                            break
+                    w0, w1 = k * block_words, min(k * block_words + block_words, n_words)
+                    if wide:
+                        for w in range(w0, w1):
+                            if row_bits[w] != 0 and p < end:
+                                lo = w * cells_per_word
+                                p = _compact(row, lo, lo + cells_per_word, cols, vals, p, end)
+                    else:
+                        lo = k * block
+                        p = _compact(row, lo, min(lo + block, n_cols), cols, vals, p, end)
             return indptr, cols, vals
 
         nonzero.__name__ = nonzero.__qualname__ = (
