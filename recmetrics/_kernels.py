@@ -334,14 +334,14 @@ if HAVE_NUMBA:
         )
         return numba.njit(parallel=parallel, cache=True)(loop)
 
-    @numba.njit(cache=True, nogil=True, inline="always")
+    @numba.njit(cache=True, nogil=True)
     def _count_cells(row, lo, hi):  # pragma: no cover
         h = np.int32(0)
         for c in range(lo, hi):
             h = np.int32(h + np.int32(row[c] != 0))
         return h
 
-    @numba.njit(cache=True, nogil=True, inline="always")
+    @numba.njit(cache=True, nogil=True)
     def _compact(row, lo, hi, cols, vals, p, end):  # pragma: no cover
         # branch-free: every cell of row[lo:hi] is written at p, which
         # advances past the nonzero ones; stopping at the row's last nonzero
