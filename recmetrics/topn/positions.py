@@ -176,7 +176,9 @@ def _expected_first_rr(a, t, c, length, block=256, cells=CHUNK_CELLS):
     s0 = 1.0
     offs = np.arange(block, dtype=np.float64)
     while active.size:
-        step = max(1, min(block, cells // max(active.size, 1)))
+        # no more slots than the longest window still open (k - a under a cutoff)
+        need = int(np.max(length[active]) - s0 + 1)
+        step = max(1, min(block, cells // max(active.size, 1), need))
         sl = s0 + offs[:step]  # slots s0 .. s0 + step - 1
         ta, ca, aa, la = t[active, None], c[active, None], a[active, None], length[active, None]
         # ratio P(S = s + 1) / P(S = s) for s = s0 .. s0 + step - 2, prefixed by 1
