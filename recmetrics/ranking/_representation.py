@@ -168,14 +168,15 @@ def _from_entries(
     n_items,
     ties=None,
     order=None,
+    indptr=None,
 ):
-    # ``order``: the entries' order by (user, start), when the caller has it
+    # ``order``: the entries' order by (user, start), when the caller has it;
+    # ``indptr``: the users' pointers in that order, when the caller has them
     if order is None:
         order = np.lexsort((start, user))
-    user = user[order]
-    counts = np.bincount(user, minlength=n_users)
-    indptr = np.zeros(n_users + 1, dtype=np.int64)
-    np.cumsum(counts, out=indptr[1:])
+    if indptr is None:
+        indptr = np.zeros(n_users + 1, dtype=np.int64)
+        np.cumsum(np.bincount(user, minlength=n_users), out=indptr[1:])
     f = lambda x: np.asarray(x, dtype=np.float64)[order]  # noqa: E731
     return Ranking(
         indptr=indptr,

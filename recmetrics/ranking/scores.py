@@ -280,10 +280,14 @@ def from_scores(
         m_ptr = m_idx = None
         n_items = np.full(n_users, float(n_cols))
     keep = rg > 0
-    ru, rc, rg = ru[keep], rc[keep], rg[keep]
+    if keep.all() and ru.shape[0] == t_ptr[-1]:  # nothing dropped: the pointers hold
+        row_ptr = np.asarray(t_ptr, dtype=np.int64)
+    else:
+        ru, rc, rg = ru[keep], rc[keep], rg[keep]
+        row_ptr = np.zeros(n_users + 1, dtype=np.int64)
+        np.cumsum(np.bincount(ru, minlength=n_users), out=row_ptr[1:])
+    # entries of user u: row_ptr[u]:row_ptr[u+1]
     nnz = ru.shape[0]
-    row_ptr = np.zeros(n_users + 1, dtype=np.int64)  # entries of user u: row_ptr[u]:row_ptr[u+1]
-    np.cumsum(np.bincount(ru, minlength=n_users), out=row_ptr[1:])
     greater = np.empty(nnz)
     equal = np.empty(nnz)
     eq_after = np.empty(nnz)
@@ -307,7 +311,7 @@ def from_scores(
                 _raise_if_bad(S, (u, int(np.argmax(~np.isfinite(S[u])))))
             greater[a:b], equal[a:b], eq_after[a:b] = g, e, aft
             bar.update(hi - lo)
-    s = S[ru, rc].astype(np.float64)
+    s = np.take(S, ru * n_cols + rc).astype(np.float64, copy=False)  # S is C-contiguous
     # relevant items scored <= 0 are not retrieved when asked (torchmetrics);
     # they sit below every positive score, so no other rank changes
     dropped = np.zeros(nnz, dtype=bool) if retrieve_nonpositive else s <= 0
@@ -324,11 +328,25 @@ def from_scores(
         n_users=n_users,
         n_ranked=n_items,
         n_items=n_items,
+        row_ptr=row_ptr,
     )
 
 
 def _entries_from_counts(
-    *, ru, rc, rg, s, greater, equal, eq_after, ties, dropped, n_users, n_ranked, n_items
+    *,
+    ru,
+    rc,
+    rg,
+    s,
+    greater,
+    equal,
+    eq_after,
+    ties,
+    dropped,
+    n_users,
+    n_ranked,
+    n_items,
+    row_ptr=None,
 ):
     """The Ranking of relevant entries from their counts in their user's ranking.
 
@@ -338,6 +356,8 @@ def _entries_from_counts(
     items scored higher (``greater``), equal (``equal``, itself included) and
     equal with a later position in trec_eval's order (``eq_after``);
     ``dropped`` entries are relevant but not ranked (``start = inf``).
+    ``row_ptr``, when given, says that the entries come grouped by user,
+    those of user ``u`` at ``row_ptr[u]:row_ptr[u + 1]``.
     """
     nnz = ru.shape[0]
     if ties == "expected":
@@ -348,10 +368,11 @@ def _entries_from_counts(
         # (user, start) order, with no global sort; the tied relevant items
         # are those with equal counts above them (equal scores).
         start = np.where(dropped, np.inf, greater)
-        counts = np.bincount(ru, minlength=n_users)
-        row_ptr = np.zeros(n_users + 1, dtype=np.int64)
-        np.cumsum(counts, out=row_ptr[1:])
-        grouped = not (nnz and (np.any(ru[1:] < ru[:-1]) or dropped.any()))
+        grouped = row_ptr is not None or not (nnz and np.any(ru[1:] < ru[:-1]))
+        if row_ptr is None:
+            row_ptr = np.zeros(n_users + 1, dtype=np.int64)
+            np.cumsum(np.bincount(ru, minlength=n_users), out=row_ptr[1:])
+        grouped = grouped and not dropped.any()
         if grouped:
             order, group_rel, rel_before = tie_groups(row_ptr, greater)
         else:
@@ -369,6 +390,7 @@ def _entries_from_counts(
             n_items,
             ties,
             order=order if grouped else None,
+            indptr=row_ptr if grouped else None,
         )
     # deterministic policies: exact rank within the tie group
     if ties == "trec_eval":

@@ -152,18 +152,19 @@ def reciprocal_rank(
     kk = np.inf if k is None else float(k)
     # position s (1..t-c+1) of the first relevant item within the tie group
     length = np.clip(np.minimum(t - c + 1, kk - a0), 0, None)
-    val[users] = _expected_first_rr(a0, t, c, length)
+    val[users] = _expected_first_rr(a0, t, c, length, longest=kk)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def _expected_first_rr(a, t, c, length, block=256, cells=CHUNK_CELLS):
+def _expected_first_rr(a, t, c, length, longest=np.inf, block=256, cells=CHUNK_CELLS):
     """``sum_{s=1}^{length} P(S = s) / (a + s)`` with ``P(S = s) = C(t-s, c-1) / C(t, c)``.
 
     ``P(S = 1) = c / t`` and ``P(S = s + 1) = P(S = s) (t - s - c + 1) / (t - s)``;
     blocks of ``block`` slots are evaluated at once for the groups still
     active, and a group stops once its remaining probability mass cannot
     change the sum (``P(S > s) = P(S = s) (t - s) / c`` bounds it). Untied
-    items (``t = 1``) cost nothing beyond ``1 / (a + 1)``.
+    items (``t = 1``) cost nothing beyond ``1 / (a + 1)``. ``longest`` bounds
+    every ``length`` (the cutoff ``k``), and the blocks are no longer.
     """
     out = np.zeros(a.shape[0])
     ok = length >= 1
@@ -176,9 +177,10 @@ def _expected_first_rr(a, t, c, length, block=256, cells=CHUNK_CELLS):
     s0 = 1.0
     offs = np.arange(block, dtype=np.float64)
     while active.size:
-        # no more slots than the longest window still open (k - a under a cutoff)
-        need = int(np.max(length[active]) - s0 + 1)
-        step = max(1, min(block, cells // max(active.size, 1), need))
+        # no more slots than the cutoff allows (never more than k): a bound
+        # that does not depend on which users are evaluated together, so that
+        # a user's value is the same bit for bit in any batch of users
+        step = int(max(1, min(block, cells // max(active.size, 1), longest)))
         sl = s0 + offs[:step]  # slots s0 .. s0 + step - 1
         ta, ca, aa, la = t[active, None], c[active, None], a[active, None], length[active, None]
         # ratio P(S = s + 1) / P(S = s) for s = s0 .. s0 + step - 2, prefixed by 1
