@@ -13,6 +13,13 @@
         mask sparse (CSR) and dense (int8 relevance, bool mask), results equal;
     and print the ratios. It also checks the top-10 metrics against the
     argpartition result on a subset of users.
+(c) What the counting costs per relevant item: ``from_scores`` on 5,000 users
+    x the same items with m = 1 .. 200 relevant items per user (no mask), as a
+    ratio to one pass over the same matrix. Each relevant item costs two
+    comparisons per score (greater, equal); with few relevant items the row
+    is read from memory once and the comparisons run in the cache, so the
+    ratio shows where compute, not memory, sets the time (m above about 96
+    takes the histogram branch).
 (d) Peak memory of (b) as the number of users grows: each size runs in a fresh
     subprocess and reports its peak resident set size beyond the inputs.
 
@@ -36,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from _timing import RESULTS
+from _timing import RESULTS, cpu_model
 
 import recmetrics as rm
 
@@ -119,6 +126,25 @@ def run_b(n_users, n_items, repeat):
     }
 
 
+def run_c(n_users, n_items, repeat, m_values=(1, 2, 4, 10, 20, 50, 100, 200)):
+    rng = np.random.default_rng(1)
+    S = rng.random((n_users, n_items), dtype=np.float32)
+    t_floor, _ = timed(lambda: S.max(axis=1), repeat)
+    rows = []
+    for m in m_values:
+        cols = rng.integers(0, n_items, n_users * m)  # a rare repeat is merged away
+        T = sp.csr_array(
+            (np.ones(n_users * m), (np.repeat(np.arange(n_users), m), cols)),
+            shape=(n_users, n_items),
+        )
+        T.sum_duplicates()
+        T.data[:] = 1.0
+        rm.from_scores(T[:20], S[:20])  # warm the path
+        t, _ = timed(lambda T=T: rm.from_scores(T, S), repeat)
+        rows.append({"relevant per user": m, "seconds": t, "x floor": t / t_floor})
+    return {"users": n_users, "items": n_items, "floor seconds": t_floor, "rows": rows}
+
+
 def _rss_mb():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
@@ -181,10 +207,13 @@ def main():
         child(*args.child)
         return
     if args.only_memory:
-        b = json.loads(Path(args.save).read_text())["b"]
+        saved = json.loads(Path(args.save).read_text())
+        b, c = saved["b"], saved["c"]
     else:
         b = run_b(args.users, args.items, args.repeat)
+        c = run_c(min(args.users, 5_000), args.items, args.repeat)
     print(f"(b) {args.users} users x {args.items} items, float32, best of {args.repeat}")
+    print(f"    on {cpu_model()}, {os.cpu_count()} cores")
     for name, t in b["seconds"].items():
         print(f"  {name:36s} {t:8.3f} s")
     print(f"  recmetrics / floor              {b['ratio recmetrics/floor']:8.1f} x")
@@ -194,6 +223,12 @@ def main():
     print(f"  speed-up over np.argpartition   {b['speed-up over argpartition']:8.1f} x")
     agreement = b["max |P@10 - argpartition P@10| (500 users, no mask)"]
     print(f"  agreement with argpartition P@10: {agreement:.1e}")
+    print(f"(c) from_scores on {c['users']} users x {c['items']} items, no mask")
+    for row in c["rows"]:
+        print(
+            f"  {row['relevant per user']:4d} relevant per user: {row['seconds']:7.3f} s "
+            f"= {row['x floor']:5.1f} x one pass"
+        )
     d = []
     for u in args.memory_users:
         out = subprocess.run(
@@ -215,10 +250,12 @@ def main():
         "machine": {
             "python": platform.python_version(),
             "platform": platform.platform(),
+            "processor": cpu_model(),
             "cpus": os.cpu_count(),
             "numba": rm._kernels.HAVE_NUMBA,
         },
         "b": b,
+        "c": c,
         "d": d,
     }
     Path(args.save).parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ trec_eval tie order) scored equal with a higher item index. Sorting whole rows
 costs ``O(n log n)`` per user and ``np.argpartition`` is not much cheaper; but
 counting needs no order at all:
 
-* with few relevant items (``m <= 96``, the usual case) the row is read from
+* with few relevant items (``m <= 256``, the usual case) the row is read from
   memory once and then swept ``ceil(m / 4)`` times while it sits in the CPU
   cache; each sweep is a branch-free compare-and-count loop, against four
   relevant scores at a time, that the compiler vectorises;
@@ -56,6 +56,12 @@ __all__ = [
 # the metric helpers), so that extra memory stays bounded whatever the number
 # of users: 4 million cells are 32 MB of float64.
 CHUNK_CELLS = 4_000_000
+
+# Up to this many relevant items in a row, sweeps of the cached row (O(n m))
+# beat one pass with a binary search per cell (O(n log m), but a mispredicted
+# branch per halving): on a 20,000-item row, m = 100 takes 0.27-0.37 ms in
+# sweeps and 0.79 ms with the search; the two meet near m = 300.
+_SWEEP_MAX = 256
 
 
 def _count_above_numpy(
@@ -262,7 +268,7 @@ if HAVE_NUMBA:
         bad = _bad_count(x_row) if check else 0
         if m == 0:
             return bad
-        if m <= 96:
+        if m <= _SWEEP_MAX:
             _passes(x_row, rel_c, g_out, e_out)
         else:
             _histogram(x_row, rel_c, g_out, e_out)

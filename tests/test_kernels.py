@@ -1,8 +1,8 @@
 """The compiled kernels against plain NumPy: counting, the NaN/inf check, dense nonzeros.
 
 The counting kernel sweeps each row four relevant scores at a time and finds
-NaN or infinite scores in the same sweeps; many relevant items (> 96) take the
-histogram branch; dense relevance matrices are read by a compiled two-pass
+NaN or infinite scores in the same sweeps; many relevant items (> 256) take the
+histogram branch; dense relevance matrices are read by a compiled block-wise
 nonzero. Every path is compared here with a NumPy reference on inputs with
 heavy ties, masks, rows without relevant items, and every score dtype.
 """
@@ -37,14 +37,24 @@ def _case(rng, n_users, n_items, max_rel, dtype, levels, mask_share=0.1):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize(
     ("n_items", "max_rel", "levels"),
-    [(1, 1, 2), (3, 3, 2), (7, 7, 3), (100, 11, 5), (300, 150, 20), (257, 120, 10**6)],
+    [
+        (1, 1, 2),
+        (3, 3, 2),
+        (7, 7, 3),
+        (100, 11, 5),
+        (300, 150, 20),
+        (257, 120, 10**6),
+        (600, 400, 20),
+        (700, 350, 10**6),
+    ],
 )
 @pytest.mark.parametrize("masked", [False, True])
 def test_counts_match_numpy(dtype, n_items, max_rel, levels, masked):
     """Every relevant entry's greater / equal / after counts, every branch of the kernel.
 
-    Up to 150 relevant items per row (the histogram branch above 96, the sweeps
-    of four plus the remainder below), heavy ties (2 to 20 score levels).
+    Up to 400 relevant items per row (the histogram branch above
+    ``_SWEEP_MAX`` = 256, the sweeps of four plus the remainder below), heavy
+    ties (2 to 20 score levels).
     """
     rng = np.random.default_rng(n_items * 7 + max_rel + masked)
     S, row_ptr, rel, mp, mi = _case(rng, 60, n_items, max_rel, dtype, levels)
@@ -63,16 +73,17 @@ def test_counts_match_numpy(dtype, n_items, max_rel, levels, masked):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
-@pytest.mark.parametrize("n_rel", [0, 1, 3, 4, 9, 120])
+@pytest.mark.parametrize("n_rel", [0, 1, 3, 4, 9, 120, 300])
 def test_bad_values_are_found_in_the_counting_sweeps(dtype, value, n_rel):
     """A NaN or infinity anywhere in a row flags that row, whatever its relevant items.
 
-    Rows with no relevant item (only read for the check), with 1-9 (the sweeps:
-    the bad value is counted in the first one) and with 120 (the histogram
-    branch); the bad value first, last, in a masked cell, on a relevant cell.
+    Rows with no relevant item (only read for the check), with 1-120 (the
+    sweeps: the bad value is counted in the first one) and with 300 (the
+    histogram branch); the bad value first, last, in a masked cell, on a
+    relevant cell.
     """
     rng = np.random.default_rng(n_rel)
-    n_users, n_items = 6, 130
+    n_users, n_items = 6, 310
     S = rng.random((n_users, n_items)).astype(dtype)
     rel_cols = np.sort(rng.choice(n_items, n_rel, replace=False)) if n_rel else []
     row_ptr = np.arange(n_users + 1, dtype=np.int64) * n_rel
