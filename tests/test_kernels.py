@@ -1,9 +1,9 @@
 """The compiled kernels against plain NumPy: counting, the NaN/inf check, dense nonzeros.
 
 The counting kernel sweeps each row four relevant scores at a time and finds
-NaN or infinite scores in the same sweeps; many relevant items (> 256) take the
-histogram branch; dense relevance matrices are read by a compiled block-wise
-nonzero. Every path is compared here with a NumPy reference on inputs with
+NaN or infinite scores in the same sweeps; many relevant items (> 96, or > 48
+with float64 scores) take the one-pass histogram branch; dense relevance
+matrices are read by a compiled block-wise nonzero. Every path is compared here with a NumPy reference on inputs with
 heavy ties, masks, rows without relevant items, and every score dtype.
 """
 
@@ -52,9 +52,9 @@ def _case(rng, n_users, n_items, max_rel, dtype, levels, mask_share=0.1):
 def test_counts_match_numpy(dtype, n_items, max_rel, levels, masked):
     """Every relevant entry's greater / equal / after counts, every branch of the kernel.
 
-    Up to 400 relevant items per row (the histogram branch above
-    ``_SWEEP_MAX`` = 256, the sweeps of four plus the remainder below), heavy
-    ties (2 to 20 score levels).
+    Up to 400 relevant items per row (the histogram branch above 96, or 48
+    with float64 scores, the sweeps of four plus the remainder below), heavy
+    ties (2 to 10**6 score levels).
     """
     rng = np.random.default_rng(n_items * 7 + max_rel + masked)
     S, row_ptr, rel, mp, mi = _case(rng, 60, n_items, max_rel, dtype, levels)
@@ -77,9 +77,9 @@ def test_counts_match_numpy(dtype, n_items, max_rel, levels, masked):
 def test_bad_values_are_found_in_the_counting_sweeps(dtype, value, n_rel):
     """A NaN or infinity anywhere in a row flags that row, whatever its relevant items.
 
-    Rows with no relevant item (only read for the check), with 1-120 (the
-    sweeps: the bad value is counted in the first one) and with 300 (the
-    histogram branch); the bad value first, last, in a masked cell, on a
+    Rows with no relevant item (only read for the check), with 1-9 (the
+    sweeps: the bad value is counted in the first one) and with 120 or 300
+    (the histogram branch); the bad value first, last, in a masked cell, on a
     relevant cell.
     """
     rng = np.random.default_rng(n_rel)
