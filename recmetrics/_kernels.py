@@ -6,7 +6,7 @@ trec_eval tie order) scored equal with a higher item index. Sorting whole rows
 costs ``O(n log n)`` per user and ``np.argpartition`` is not much cheaper; but
 counting needs no order at all:
 
-* with few relevant items (``m <= 96`` for float32 scores, 48 for float64,
+* with few relevant items (``m <= 128`` for float32 scores, 64 for float64,
   the usual case) the row is read from memory once and then swept
   ``ceil(m / 4)`` times while it sits in the CPU cache; each sweep is a
   branch-free compare-and-count loop, against four relevant scores at a time,
@@ -61,11 +61,12 @@ CHUNK_CELLS = 4_000_000
 
 # Up to this many relevant items in a row, sweeps of the cached row (O(n m),
 # branch-free SIMD) beat one pass through the bucket table (O(n), but scalar
-# work per cell). Measured on a 20,000-item row (AMD EPYC, AVX2): float32,
-# m = 96 takes 0.30 ms in sweeps and 0.33 ms in one pass, m = 128 0.39 and
-# 0.37 ms; float64 (half the SIMD lanes) meets at m = 48 (0.30 and 0.26 ms).
-_SWEEP_MAX_F32 = 96
-_SWEEP_MAX_F64 = 48
+# work per cell). Measured with from_scores on 5,000 users x 20,000 float32
+# scores, 2 cores (AMD EPYC, AVX2): m = 100 takes 0.89 s in sweeps and 1.20 s
+# in one pass, m = 150 1.32 and 1.15 s; float64 scores have half the SIMD
+# lanes, so their sweeps cost twice as much per relevant item.
+_SWEEP_MAX_F32 = 128
+_SWEEP_MAX_F64 = 64
 
 
 def _count_above_numpy(
@@ -204,7 +205,7 @@ if HAVE_NUMBA:
         # in a crowded bucket). Exact: the bucket of a value never decreases
         # as the value grows, so the relevant scores of lower buckets are
         # below it and those of higher buckets above. A plain binary search
-        # mispredicts a branch at most halvings (2.5x slower at m = 1000).
+        # mispredicts a branch at most of its halvings (5x slower at m = 1000).
         m = rel_c.shape[0]
         a = np.empty(m, dtype=np.float64)
         idx = np.arange(m)
@@ -481,10 +482,23 @@ if HAVE_NUMBA:
         # run's start), with an equal key (the run's length) and with an
         # equal key ahead of it; branch-free counting, O(m^2) for a row of m
         # entries, is several times faster than an insertion sort on short
-        # rows. Long rows come sorted (``have_order``): one scan of the runs.
+        # rows. Longer rows are sorted by (key, position), a heap sort of
+        # ``key * m + position`` (exact: the caller checks that it stays
+        # below 2**52), or come sorted (``have_order``); then one scan of
+        # the runs.
         for u in numba.prange(row_ptr.shape[0] - 1):
             a, b = row_ptr[u], row_ptr[u + 1]
-            if not have_order:
+            if not have_order and b - a > 64:
+                m = b - a
+                comp = np.empty(m, dtype=np.float64)
+                idx = np.empty(m, dtype=np.int64)
+                for t in range(m):
+                    comp[t] = key[a + t] * m + t
+                    idx[t] = a + t
+                _heapsort(comp, idx)
+                for t in range(m):
+                    order[a + t] = idx[t]
+            elif not have_order:
                 for i in range(a, b):
                     ki = key[i]
                     lt = eq = ahead = 0
@@ -638,8 +652,14 @@ def tie_groups(row_ptr, key):
     row_ptr = np.ascontiguousarray(row_ptr, dtype=np.int64)
     key = np.ascontiguousarray(key, dtype=np.float64)
     lengths = np.diff(row_ptr)
-    long_rows = bool(lengths.size and lengths.max() > 64)  # counting is quadratic
-    if long_rows or not HAVE_NUMBA:
+    longest = int(lengths.max()) if lengths.size else 0
+    # the kernel sorts a long row by key * m + position: the order of (key,
+    # position) for whole-number keys, exact below 2**52
+    exact = key.size == 0 or (
+        (np.abs(key).max() + 1.0) * (longest + 1.0) < 2.0**52 and not np.any(key % 1.0)
+    )
+    presorted = not (HAVE_NUMBA and exact)
+    if presorted:
         row = np.repeat(np.arange(lengths.shape[0]), lengths)
         order = np.lexsort((key, row))
         if not HAVE_NUMBA:  # pragma: no cover
@@ -648,7 +668,7 @@ def tie_groups(row_ptr, key):
         order = np.empty(key.shape[0], dtype=np.int64)
     size = np.empty(key.shape[0])
     before = np.empty(key.shape[0])
-    _tie_groups(row_ptr, key, order, long_rows, size, before)
+    _tie_groups(row_ptr, key, order, presorted, size, before)
     return order, size, before
 
 

@@ -1,10 +1,11 @@
 """The compiled kernels against plain NumPy: counting, the NaN/inf check, dense nonzeros.
 
 The counting kernel sweeps each row four relevant scores at a time and finds
-NaN or infinite scores in the same sweeps; many relevant items (> 96, or > 48
+NaN or infinite scores in the same sweeps; many relevant items (> 128, or > 64
 with float64 scores) take the one-pass histogram branch; dense relevance
-matrices are read by a compiled block-wise nonzero. Every path is compared here with a NumPy reference on inputs with
-heavy ties, masks, rows without relevant items, and every score dtype.
+matrices are read by a compiled block-wise nonzero. Every path is compared
+here with a NumPy reference on inputs with heavy ties, masks, rows without
+relevant items, and every score dtype.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def _case(rng, n_users, n_items, max_rel, dtype, levels, mask_share=0.1):
 def test_counts_match_numpy(dtype, n_items, max_rel, levels, masked):
     """Every relevant entry's greater / equal / after counts, every branch of the kernel.
 
-    Up to 400 relevant items per row (the histogram branch above 96, or 48
+    Up to 400 relevant items per row (the histogram branch above 128, or 64
     with float64 scores, the sweeps of four plus the remainder below), heavy
     ties (2 to 10**6 score levels).
     """
@@ -78,8 +79,9 @@ def test_bad_values_are_found_in_the_counting_sweeps(dtype, value, n_rel):
     """A NaN or infinity anywhere in a row flags that row, whatever its relevant items.
 
     Rows with no relevant item (only read for the check), with 1-9 (the
-    sweeps: the bad value is counted in the first one) and with 120 or 300
-    (the histogram branch); the bad value first, last, in a masked cell, on a
+    sweeps: the bad value is counted in the first one), with 120 (the sweeps
+    for float32, the histogram branch for float64) and with 300 (the
+    histogram branch); the bad value first, last, in a masked cell, on a
     relevant cell.
     """
     rng = np.random.default_rng(n_rel)
@@ -153,13 +155,22 @@ def test_dense_nonzero_reads_unaligned_rows():
     assert cols.tolist() == [5, 15] and vals.tolist() == [2, 1]
 
 
-@pytest.mark.parametrize("max_len", [0, 1, 5, 64, 65, 200])
-def test_tie_groups_sort_each_row_and_find_the_runs(max_len):
-    rng = np.random.default_rng(max_len)
+@pytest.mark.parametrize("max_len", [0, 1, 5, 64, 65, 200, 3000])
+@pytest.mark.parametrize("levels", [4, 10**6])
+@pytest.mark.parametrize("whole", [True, False])
+def test_tie_groups_sort_each_row_and_find_the_runs(max_len, levels, whole):
+    """Per-row order and runs of equal keys, every branch of the kernel.
+
+    Short rows by counting, long ones by a heap sort of key * m + position
+    (whole-number keys) or NumPy's lexsort (fractional keys).
+    """
+    rng = np.random.default_rng(max_len + levels)
     lengths = rng.integers(0, max_len + 1, 50)
     row_ptr = np.zeros(51, dtype=np.int64)
     np.cumsum(lengths, out=row_ptr[1:])
-    key = rng.integers(0, 4, row_ptr[-1]).astype(np.float64)  # many ties
+    key = rng.integers(0, levels, row_ptr[-1]).astype(np.float64)  # ties when few levels
+    if not whole:
+        key /= 3.0
     row = np.repeat(np.arange(50), lengths)
     s = -key * 3.0 + 1.0  # decreasing score, increasing count above it
     order, size, before = K.tie_groups(row_ptr, key)
