@@ -73,6 +73,44 @@ def test_counts_match_numpy(dtype, n_items, max_rel, levels, masked):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("spread", ["log", "cluster", "extreme", "levels"])
+def test_histogram_buckets_are_exact_for_any_spread_of_scores(dtype, spread):
+    """The one-pass histogram is exact for any spread of the relevant scores.
+
+    It places each score through a table of buckets over the relevant scores'
+    range: the counts must stay exact when that range is huge or overflows,
+    when most relevant scores crowd one bucket, and with heavy ties.
+    """
+    rng = np.random.default_rng(len(spread))
+    n_users, n_items = 8, 700
+    if spread == "log":  # magnitudes from 1e-30 to 1e30, both signs
+        S = rng.choice([-1.0, 1.0], (n_users, n_items)) * 10.0 ** rng.uniform(
+            -30, 30, (n_users, n_items)
+        )
+    elif spread == "cluster":  # a crowd of tiny values and a few far away
+        S = rng.random((n_users, n_items)) * 1e-9
+        S[:, ::50] = rng.random(S[:, ::50].shape) * 1e6
+    elif spread == "extreme":  # the range overflows: (x - lo) * scale is inf or NaN
+        big = np.finfo(dtype).max
+        S = rng.choice([-big, big, 0.0, 1.0, -1.0], (n_users, n_items))
+    else:
+        S = rng.integers(0, 3, (n_users, n_items)).astype(np.float64)
+    S = S.astype(dtype)
+    counts = rng.integers(150, 400, n_users)  # all in the histogram branch
+    cols = [np.sort(rng.choice(n_items, c, replace=False)) for c in counts]
+    row_ptr = np.zeros(n_users + 1, dtype=np.int64)
+    np.cumsum(counts, out=row_ptr[1:])
+    rel = np.concatenate(cols).astype(np.int64)
+    g, e, a, bad = K.count_above(S, row_ptr, rel, want_after=True, check=True)
+    assert not bad.any()
+    rows = np.arange(n_users, dtype=np.int64)
+    g0, e0, a0 = K._count_above_numpy(S, rows, row_ptr, rel, None, None, True)
+    np.testing.assert_array_equal(g, g0)
+    np.testing.assert_array_equal(e, e0)
+    np.testing.assert_array_equal(a, a0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
 @pytest.mark.parametrize("n_rel", [0, 1, 3, 4, 9, 120, 300])
 def test_bad_values_are_found_in_the_counting_sweeps(dtype, value, n_rel):
