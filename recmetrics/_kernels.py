@@ -198,6 +198,38 @@ if HAVE_NUMBA:
         return np.int64(t) if t >= 0 else 0
 
     @numba.njit(cache=True, nogil=True)
+    def _distinct_relevant(x_row, rel_c):  # pragma: no cover
+        # the relevant scores' distinct values d[:p], increasing, and which
+        # items hold each: rel_c[idx[q]] for q in first[j]:first[j + 1]
+        m = rel_c.shape[0]
+        a = np.empty(m, dtype=np.float64)
+        idx = np.arange(m)
+        for i in range(m):
+            a[i] = x_row[rel_c[i]]
+        _heapsort(a, idx)  # increasing
+        d = np.empty(m, dtype=np.float64)
+        first = np.empty(m + 1, dtype=np.int64)
+        p = 0
+        for i in range(m):
+            if p == 0 or a[i] != d[p - 1]:
+                d[p] = a[i]
+                first[p] = i
+                p += 1
+        first[p] = m
+        return d, p, first, idx
+
+    @numba.njit(cache=True, nogil=True)
+    def _lower_bound(d, j, e, x):  # pragma: no cover
+        # the first index in j .. e of the increasing d[j:e] with d[index] >= x
+        while j < e:
+            mid = (j + e) >> 1
+            if d[mid] < x:
+                j = mid + 1
+            else:
+                e = mid
+        return j
+
+    @numba.njit(cache=True, nogil=True)
     def _histogram(x_row, rel_c, g_out, e_out):  # pragma: no cover
         # many relevant items: one pass over the row, in which each score
         # finds how many of the user's distinct relevant scores lie below it
@@ -206,21 +238,7 @@ if HAVE_NUMBA:
         # as the value grows, so the relevant scores of lower buckets are
         # below it and those of higher buckets above. A plain binary search
         # mispredicts a branch at most of its halvings (5x slower at m = 1000).
-        m = rel_c.shape[0]
-        a = np.empty(m, dtype=np.float64)
-        idx = np.arange(m)
-        for i in range(m):
-            a[i] = x_row[rel_c[i]]
-        _heapsort(a, idx)  # increasing
-        d = np.empty(m, dtype=np.float64)  # the distinct values, increasing
-        first = np.empty(m + 1, dtype=np.int64)  # items of d[j]: a[first[j]:first[j + 1]]
-        p = 0
-        for i in range(m):
-            if p == 0 or a[i] != d[p - 1]:
-                d[p] = a[i]
-                first[p] = i
-                p += 1
-        first[p] = m
+        d, p, first, idx = _distinct_relevant(x_row, rel_c)
         lo, hi = d[0], d[p - 1]
         n_b = 1
         while n_b < 2 * p:
@@ -244,12 +262,7 @@ if HAVE_NUMBA:
             b = _bucket(x, lo, scale, n_b)
             j, e = start[b], start[b + 1]
             if e - j > 8:
-                while j < e:
-                    mid = (j + e) >> 1
-                    if d[mid] < x:
-                        j = mid + 1
-                    else:
-                        e = mid
+                j = _lower_bound(d, j, e, x)
             else:
                 while j < e and d[j] < x:
                     j += 1
@@ -271,15 +284,7 @@ if HAVE_NUMBA:
         # one sweep per tied item (O(n m): seconds for thousands of items).
         # ``rel_c`` and ``masked`` are increasing (CSR order).
         m = rel_c.shape[0]
-        vals = np.empty(m, dtype=np.float64)
-        for i in range(m):
-            vals[i] = x_row[rel_c[i]]
-        _heapsort(vals, np.empty(m, dtype=np.int64))
-        n_u = 0  # distinct relevant scores, increasing, in vals[:n_u]
-        for i in range(m):
-            if n_u == 0 or vals[i] != vals[n_u - 1]:
-                vals[n_u] = vals[i]
-                n_u += 1
+        vals, n_u, _, _ = _distinct_relevant(x_row, rel_c)  # increasing, vals[:n_u]
         seen = np.zeros(n_u, dtype=np.int64)
         i = m - 1
         t = masked.shape[0] - 1
@@ -288,13 +293,7 @@ if HAVE_NUMBA:
                 t -= 1
                 continue
             x = x_row[c]
-            lo_, hi_ = 0, n_u  # first j with vals[j] >= x
-            while lo_ < hi_:
-                mid = (lo_ + hi_) >> 1
-                if vals[mid] < x:
-                    lo_ = mid + 1
-                else:
-                    hi_ = mid
+            lo_ = _lower_bound(vals, 0, n_u, x)
             found = lo_ < n_u and vals[lo_] == x
             while i >= 0 and rel_c[i] == c:
                 a_out[i] = seen[lo_] if (found and e_out[i] > 1) else 0
