@@ -59,7 +59,9 @@ def _check_not_given(name, value, why):
         raise TypeError(f"{name} does not apply here: {why}")
 
 
-def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties=None, progress=False):
+def as_ranking(
+    a=None, b=None, *, ranks=None, n_items=None, mask=None, ties=None, progress=False, depth=None
+):
     """Convert any accepted input form to ``(Ranking, single_user)``.
 
     ``single_user`` tells the caller to return a float rather than a mean over
@@ -79,7 +81,8 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties=None
     ``mask`` needs score matrices, ``n_items`` ranked lists or ranks, and a
     prebuilt :class:`Ranking` takes none of them (its ties are already
     resolved: ``ties`` must be left out or equal the policy it was built
-    with). ``ties=None`` means ``'expected'``.
+    with). ``ties=None`` means ``'expected'``. ``depth`` is passed on to
+    :func:`from_scores` (score matrices only; the other forms ignore it).
     """
     if ties is not None:
         check_choice(ties, "ties", TIE_POLICIES)
@@ -191,9 +194,14 @@ def as_ranking(a=None, b=None, *, ranks=None, n_items=None, mask=None, ties=None
         if mask is not None:
             mask = _as_row(mask, "mask")
         return from_scores(
-            _as_row(a, "y_true"), _as_row(b, "y_score"), mask=mask, ties=ties, progress=progress
+            _as_row(a, "y_true"),
+            _as_row(b, "y_score"),
+            mask=mask,
+            ties=ties,
+            progress=progress,
+            depth=depth,
         ), True
-    return from_scores(a, b, mask=mask, ties=ties, progress=progress), False
+    return from_scores(a, b, mask=mask, ties=ties, progress=progress, depth=depth), False
 
 
 _IDS_HINT = (

@@ -302,33 +302,79 @@ if HAVE_NUMBA:
                 seen[lo_] += 1
 
     @numba.njit(cache=True, nogil=True)
+    def _unmask(x_row, rel_c, masked, i, j, g_out, e_out):  # pragma: no cover
+        # remove the excluded items' contributions from the counts of entries i .. j - 1
+        for t in range(masked.shape[0]):
+            x = x_row[masked[t]]
+            for q in range(i, j):
+                r = x_row[rel_c[q]]
+                if x > r:
+                    g_out[q] -= 1
+                elif x == r:
+                    e_out[q] -= 1
+
+    @numba.njit(cache=True, nogil=True)
+    def _to_depth(x_row, rel_c, masked, depth, g_out, e_out):  # pragma: no cover
+        # metrics cut at ``depth`` or above only: the relevant items are swept
+        # in decreasing order of score (the first alone, then four at a
+        # time) until the lowest one swept has ``depth`` or more items scored
+        # at least as high and the next one is scored strictly lower. Every
+        # item not swept then has at least ``depth`` items above it, so its
+        # exact position does not matter: it gets ``g_out = -1`` (not
+        # counted). With the relevant items spread over the ranking, one
+        # sweep against one score usually suffices, instead of ceil(m / 4).
+        m = rel_c.shape[0]
+        key = np.empty(m, dtype=np.float64)
+        idx = np.arange(m)
+        for i in range(m):
+            key[i] = -np.float64(x_row[rel_c[i]])
+        _heapsort(key, idx)  # decreasing score
+        rc = np.empty(m, dtype=np.int64)
+        for q in range(m):
+            rc[q] = rel_c[idx[q]]
+        gs = np.empty(m, dtype=np.int64)
+        es = np.empty(m, dtype=np.int64)
+        i = 0
+        while i < m:
+            j = min(m, i + 4) if i > 0 else 1
+            if j - i == 4:
+                _sweep4(x_row, rc, i, gs, es)
+            else:
+                for q in range(i, j):
+                    _sweep1(x_row, rc, q, gs, es)
+            _unmask(x_row, rc, masked, i, j, gs, es)
+            i = j
+            if gs[j - 1] + es[j - 1] >= depth and (j == m or key[j] > key[j - 1]):
+                break
+        for q in range(m):
+            g_out[idx[q]] = gs[q] if q < i else -1
+            e_out[idx[q]] = es[q] if q < i else 1
+
+    @numba.njit(cache=True, nogil=True)
     def _row_counts(
-        x_row, rel_c, masked, want_after, check, g_out, e_out, a_out
+        x_row, rel_c, masked, want_after, check, depth, g_out, e_out, a_out
     ):  # pragma: no cover
         m = rel_c.shape[0]
         bad = _bad_count(x_row) if check else 0
         if m == 0:
             return bad
-        if m <= (_SWEEP_MAX_F32 if x_row.itemsize == 4 else _SWEEP_MAX_F64):
-            _passes(x_row, rel_c, g_out, e_out)
+        sweeps = m <= (_SWEEP_MAX_F32 if x_row.itemsize == 4 else _SWEEP_MAX_F64)
+        pruned = depth > 0 and sweeps
+        if pruned:
+            _to_depth(x_row, rel_c, masked, depth, g_out, e_out)
         else:
-            _histogram(x_row, rel_c, g_out, e_out)
-        # remove the excluded items' contributions
-        for t in range(masked.shape[0]):
-            x = x_row[masked[t]]
-            for i in range(m):
-                r = x_row[rel_c[i]]
-                if x > r:
-                    g_out[i] -= 1
-                elif x == r:
-                    e_out[i] -= 1
+            if sweeps:
+                _passes(x_row, rel_c, g_out, e_out)
+            else:
+                _histogram(x_row, rel_c, g_out, e_out)
+            _unmask(x_row, rel_c, masked, 0, m, g_out, e_out)
         if want_after:
-            if m > 32:
+            if m > 32 and not pruned:
                 _after_sweep(x_row, rel_c, masked, e_out, a_out)
             else:
                 n = x_row.shape[0]
                 for i in range(m):
-                    if e_out[i] <= 1:
+                    if e_out[i] <= 1 or g_out[i] < 0:
                         a_out[i] = 0
                         continue
                     xi = x_row[rel_c[i]]
@@ -346,7 +392,7 @@ if HAVE_NUMBA:
         rng = numba.prange if parallel else range
 
         def loop(
-            S, row_ptr, rel_cols, mask_ptr, mask_idx, has_mask, want_after, check
+            S, row_ptr, rel_cols, mask_ptr, mask_idx, has_mask, want_after, check, depth
         ):  # pragma: no cover
             # every user (row of S) in turn: its entries are row_ptr[u]:row_ptr[u + 1]
             nnz = rel_cols.shape[0]
@@ -367,6 +413,7 @@ if HAVE_NUMBA:
                     masked,
                     want_after,
                     check,
+                    depth,
                     greater[a:b],
                     equal[a:b],
                     after[a:b],
@@ -587,7 +634,9 @@ def jaccard_pair_sums(codes, w, bits, size):
     return out
 
 
-def count_above(S, row_ptr, rel_cols, mask_ptr=None, mask_idx=None, want_after=False, check=False):
+def count_above(
+    S, row_ptr, rel_cols, mask_ptr=None, mask_idx=None, want_after=False, check=False, depth=0
+):
     """Counts for the relevant entries of every row of ``S``, grouped by row.
 
     Parameters
@@ -602,6 +651,11 @@ def count_above(S, row_ptr, rel_cols, mask_ptr=None, mask_idx=None, want_after=F
     want_after : bool, also count equal scores at higher item indices
     check : bool, also flag the rows that hold a NaN or an infinite score (in
         the same sweeps over the rows; rows without entries are read once)
+    depth : int, the counts are needed only for entries that can sit within
+        the top ``depth`` positions (0: for every entry). Entries with
+        ``depth`` or more items scored above them may then be left uncounted
+        (``greater = -1``, ``equal = 1``, ``after = 0``); without numba every
+        entry is counted.
 
     Returns
     -------
@@ -618,7 +672,9 @@ def count_above(S, row_ptr, rel_cols, mask_ptr=None, mask_idx=None, want_after=F
         mi = mask_idx if has_mask else np.zeros(0, dtype=np.int64)
         big = n_rows * S.shape[1] >= _PARALLEL_CELLS
         loop = _count_parallel if big else _count_serial
-        return loop(S, row_ptr, rel_cols, mp, mi, has_mask, bool(want_after), bool(check))
+        return loop(
+            S, row_ptr, rel_cols, mp, mi, has_mask, bool(want_after), bool(check), int(depth)
+        )
     counts = np.diff(row_ptr)
     rows = np.flatnonzero(counts).astype(np.int64)
     compact = np.zeros(rows.shape[0] + 1, dtype=np.int64)

@@ -395,9 +395,22 @@ def evaluate(
             "users": users or "truth",
         }
 
+    def key_of(opts):
+        return opts["ties"], opts["retrieve_nonpositive"], opts["score_dtype"]
+
+    # When every metric on a ranking has a cutoff, the relevant items below
+    # the largest one need not be placed (``from_scores(depth=...)``): the
+    # metrics are the same, and full-catalogue scores are read about once.
+    depths = {}
+    for _name, spec, k in parsed:
+        key = key_of(dict(options, **overrides.get(spec.name, {})))
+        known = depths.get(key, 0)
+        depths[key] = None if k is None or known is None else max(known, k)
+
     def ranking(opts):
         """The ranking under the tie policy and scores options of one metric (built once)."""
-        key = (opts["ties"], opts["retrieve_nonpositive"], opts["score_dtype"])
+        key = key_of(opts)
+        depth = depths[key]
         if key in rankings:
             return rankings[key]
         if isinstance(y_true, Ranking):
@@ -447,6 +460,7 @@ def evaluate(
                     mask=None if mask is None else np.asarray(mask)[None, :],
                     ties=opts["ties"],
                     retrieve_nonpositive=False,
+                    depth=depth,
                 )
             else:
                 r = from_scores(
@@ -456,6 +470,7 @@ def evaluate(
                     ties=opts["ties"],
                     progress=progress,
                     retrieve_nonpositive=False,
+                    depth=depth,
                 )
         else:
             r, _ = as_ranking(
@@ -466,6 +481,7 @@ def evaluate(
                 mask=mask,
                 ties=opts["ties"],
                 progress=progress,
+                depth=depth,
             )
         rankings[key] = r
         return r

@@ -160,6 +160,7 @@ def _prep(a, b, ranks, n_items, mask, ties, k, log_base):
     k = check_k(k, allow_none=True)
     _check_log_base(log_base)
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r.check_depth(k)
     return r, single, k
 
 

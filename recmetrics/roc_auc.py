@@ -199,6 +199,7 @@ def auc(
         val, defined = _auc_values(r)
         return finish(val, r, True, no_relevant=no_relevant, per_user=False, defined=defined)
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r.check_depth(None, "AUC")
     val, defined = _auc_values(r)
     if average == "weighted" and not (single or per_user):
         check_choice(no_relevant, "no_relevant", ("zero", "skip", "raise"))
@@ -517,6 +518,7 @@ def break_even_point(
     0.6667
     """
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r.check_depth(None, "the break-even point")
     nrel = r.n_relevant
     with np.errstate(invalid="ignore", divide="ignore"):
         val = np.where(nrel > 0, hits(r, np.maximum(nrel, 1)) / np.maximum(nrel, 1), 0.0)

@@ -73,6 +73,55 @@ def test_counts_match_numpy(dtype, n_items, max_rel, levels, masked):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(
+    ("n_users", "n_items", "max_rel", "levels"),
+    [(60, 7, 7, 3), (60, 100, 11, 5), (60, 300, 120, 20), (200, 700, 60, 10**6), (60, 300, 12, 2)],
+)
+@pytest.mark.parametrize("depth", [1, 3, 10, 1000])
+@pytest.mark.parametrize("masked", [False, True])
+def test_counts_to_a_depth_are_exact_where_they_matter(
+    dtype, n_users, n_items, max_rel, levels, depth, masked
+):
+    """``depth``: exact counts for every entry that can sit within the top ``depth``.
+
+    The counted entries carry the exact greater / equal / after counts; an
+    entry left out (``greater = -1``) has ``depth`` or more items above it,
+    is scored strictly below every counted entry of its row (tie groups are
+    never split), and every entry with fewer than ``depth`` items above it
+    is counted. Serial and parallel loops (200 x 700 cells), masks, ties,
+    more relevant items than the sweeps of four.
+    """
+    rng = np.random.default_rng(n_items * 13 + depth + masked)
+    S, row_ptr, rel, mp, mi = _case(rng, n_users, n_items, max_rel, dtype, levels)
+    mp, mi = (mp, mi) if masked else (None, None)
+    g, e, a, bad = K.count_above(S, row_ptr, rel, mp, mi, want_after=True, check=True, depth=depth)
+    assert not bad.any()
+    counts = np.diff(row_ptr)
+    rows = np.flatnonzero(counts).astype(np.int64)
+    compact = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+    np.cumsum(counts[rows], out=compact[1:])
+    g0, e0, a0 = K._count_above_numpy(S, rows, compact, rel, mp, mi, True)
+    counted = g >= 0
+    np.testing.assert_array_equal(g[counted], g0[counted])
+    np.testing.assert_array_equal(e[counted], e0[counted])
+    np.testing.assert_array_equal(a[counted], a0[counted])
+    left = ~counted
+    assert np.all(g0[left] >= depth) and np.all(g[left] == -1) and np.all(e[left] == 1)
+    assert np.all(a[left] == 0)
+    assert np.all(counted[g0 < depth])
+    user = np.repeat(np.arange(n_users), counts)
+    s = S[user, rel].astype(np.float64)
+    for u in np.unique(user[left]):
+        mine = user == u
+        if np.any(counted & mine):
+            assert s[left & mine].max() < s[counted & mine].min()
+    if depth >= n_items:
+        assert counted.all()
+    elif levels > 100 and max_rel > 20:
+        assert left.sum() > counted.sum()  # the point: most entries are not swept
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("spread", ["log", "cluster", "extreme", "levels"])
 def test_histogram_buckets_are_exact_for_any_spread_of_scores(dtype, spread):
     """The one-pass histogram is exact for any spread of the relevant scores.

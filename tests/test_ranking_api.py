@@ -288,3 +288,109 @@ def test_evaluate_in_blocks_of_users_gives_the_same_numbers(kw):
     pd.testing.assert_series_equal(rm.evaluate(y, s, names, mask=mask, **kw), sparse_means)
     with pytest.raises(ValueError, match="chunk_users must be an integer >= 1"):
         rm.evaluate(y, s, names, chunk_users=0)
+
+
+# ------------------------------------------------------------- rankings to a depth
+DEPTH_METRICS = [
+    rm.precision,
+    rm.recall,
+    rm.f1,
+    rm.hit_ratio,
+    rm.arhr,
+    rm.reciprocal_rank,
+    rm.average_precision,
+    rm.cg,
+    rm.dcg,
+    rm.ndcg,
+]
+
+
+@pytest.mark.parametrize("ties", ["expected", "optimistic", "pessimistic", "trec_eval"])
+@pytest.mark.parametrize("levels", [3, 40, 10**6])
+@pytest.mark.parametrize("retrieve_nonpositive", [True, False])
+def test_a_ranking_to_a_depth_gives_every_cutoff_metric_bit_for_bit(
+    ties, levels, retrieve_nonpositive
+):
+    """``from_scores(depth=d)`` changes no metric cut at ``k <= d``, in any bit.
+
+    Graded and binary gains, heavy ties, masks, rows with many relevant
+    items (past the sweeps of four) and relevant items scored <= 0.
+    """
+    rng = np.random.default_rng(levels + len(ties))
+    n_users, n_items = 120, 90
+    s = rng.integers(0, levels, (n_users, n_items)) - levels // 3
+    s = s.astype(np.float32 if levels < 100 else np.float64)
+    y = (rng.random((n_users, n_items)) < rng.uniform(0.01, 0.7, (n_users, 1))) * rng.integers(
+        1, 4, (n_users, n_items)
+    )
+    y[::7] = (y[::7] > 0).astype(int)
+    mask = rng.random((n_users, n_items)) < 0.1
+    kw = dict(mask=mask, ties=ties, retrieve_nonpositive=retrieve_nonpositive)
+    full = rm.from_scores(y, s, **kw)
+    left_out = 0
+    for depth in (1, 2, 5, 10, 200):
+        r = rm.from_scores(y, s, depth=depth, **kw)
+        assert r.depth == depth
+        left_out += int(np.sum(np.isinf(r.start)) - np.sum(np.isinf(full.start)))
+        for fn in DEPTH_METRICS:
+            for k in {1, depth // 2 or 1, depth}:
+                np.testing.assert_array_equal(
+                    fn(r, k=k, per_user=True), fn(full, k=k, per_user=True), err_msg=fn.__name__
+                )
+    if levels > 3:  # (with three levels every relevant item is tied near the top)
+        assert left_out > 0
+
+
+def test_evaluate_ranks_only_as_deep_as_its_cutoffs(monkeypatch):
+    """``evaluate`` builds the ranking to the largest cutoff, and fully when a metric has none."""
+    import recmetrics._inputs as inputs
+
+    seen = []
+    real = inputs.from_scores
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("depth"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(inputs, "from_scores", spy)
+    rng = np.random.default_rng(3)
+    y = (rng.random((50, 400)) < 0.05).astype(int)
+    s = rng.random((50, 400))
+    names = ["ndcg@10", "map@5", "mrr@20", "recall@3"]
+    got = rm.evaluate(y, s, names, per_user=True)
+    assert seen == [20]
+    full = rm.from_scores(y, s)
+    for name, fn, k in [
+        ("ndcg@10", rm.ndcg, 10),
+        ("map@5", rm.average_precision, 5),
+        ("mrr@20", rm.reciprocal_rank, 20),
+        ("recall@3", rm.recall, 3),
+    ]:
+        np.testing.assert_array_equal(got[name].to_numpy(), fn(full, k=k, per_user=True))
+    seen.clear()
+    rm.evaluate(y, s, ["ndcg@10", "auc"])
+    rm.evaluate(y, s, ["ndcg@10", "mrr"])
+    assert seen == [None, None]
+
+
+def test_a_ranking_to_a_depth_refuses_deeper_questions():
+    r = rm.from_scores([[0, 1, 0, 1]], [[0.9, 0.8, 0.7, 0.1]], depth=2)
+    assert r.start.tolist() == [1.0, np.inf]
+    assert rm.precision(r, k=2) == 0.5
+    for call, what in [
+        (lambda: rm.precision(r, k=3), "a cutoff of 3"),
+        (lambda: rm.ndcg(r), "no cutoff"),
+        (lambda: rm.reciprocal_rank(r), "no cutoff"),
+        (lambda: rm.average_precision(r, k=5), "a cutoff of 5"),
+        (lambda: rm.auc(r), "AUC needs no cutoff"),
+        (lambda: rm.break_even_point(r), "break-even point"),
+        (lambda: rm.evaluate(r, None, ["ndcg@3"]), "a cutoff of 3"),
+    ]:
+        with pytest.raises(ValueError, match=f"built with depth=2.*{what}"):
+            call()
+    with pytest.raises(ValueError, match="ranks of the relevant items below that depth"):
+        r.ranks()
+    with pytest.raises(ValueError, match="depth must be an integer >= 1, got 0"):
+        rm.from_scores([[1, 0]], [[0.5, 0.2]], depth=0)
+    with pytest.raises(TypeError, match="depth must be an integer >= 1"):
+        rm.from_scores([[1, 0]], [[0.5, 0.2]], depth="10")

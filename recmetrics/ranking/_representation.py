@@ -67,6 +67,12 @@ class Ranking:
     user_ids : pandas.Index or None
         The id of each user (row), when the input named its users (long
         data frames); per-user results are then indexed by these ids.
+    depth : int or None
+        ``None`` for a full ranking. An int when it was built for metrics
+        cut at ``k <= depth`` only (``from_scores(..., depth=...)``): a
+        relevant item with ``depth`` or more items above it may then be
+        stored as not ranked (``start = inf``), and the metrics refuse a
+        larger cutoff or none.
 
     Attributes
     ----------
@@ -116,6 +122,7 @@ class Ranking:
     n_items: np.ndarray | None = None
     ties: str | None = None
     user_ids: object = None
+    depth: int | None = None
 
     @property
     def n_users(self) -> int:
@@ -151,7 +158,24 @@ class Ranking:
 
         Under ``ties='expected'`` a tied item gets the mean position of its group.
         """
+        if self.depth is not None:
+            raise ValueError(
+                f"this Ranking was built with depth={self.depth}: the ranks of the relevant "
+                "items below that depth are not known (build it without depth)"
+            )
         return self.start + (self.size + 1.0) / 2.0
+
+    def check_depth(self, k, what: str = "this metric") -> None:
+        """Raise unless the ranking is deep enough for a cutoff ``k`` (None: no cutoff)."""
+        if self.depth is None:
+            return
+        if k is None or np.max(k) > self.depth:
+            asked = "no cutoff" if k is None else f"a cutoff of {int(np.max(k))}"
+            raise ValueError(
+                f"this Ranking was built with depth={self.depth}, for metrics cut at k <= "
+                f"{self.depth}; {what} needs {asked} (build it without depth, or with a "
+                "larger one)"
+            )
 
 
 # --------------------------------------------------------------------------
@@ -169,6 +193,7 @@ def _from_entries(
     ties=None,
     order=None,
     indptr=None,
+    depth=None,
 ):
     # ``order``: the entries' order by (user, start), when the caller has it;
     # ``indptr``: the users' pointers in that order, when the caller has them
@@ -188,10 +213,11 @@ def _from_entries(
         n_ranked=np.asarray(n_ranked, dtype=np.float64),
         n_items=None if n_items is None else np.asarray(n_items, dtype=np.float64),
         ties=ties,
+        depth=depth,
     )
 
 
-def _deterministic(user, gain, rank, n_users, n_ranked, n_items, ties=None):
+def _deterministic(user, gain, rank, n_users, n_ranked, n_items, ties=None, depth=None):
     """Entries with exact (distinct within user) ranks; ``inf`` = not ranked."""
     rank = np.asarray(rank, dtype=np.float64)
     order = np.lexsort((rank, user))
@@ -201,5 +227,15 @@ def _deterministic(user, gain, rank, n_users, n_ranked, n_items, ties=None):
     rel_before[order] = np.arange(rank.shape[0]) - first
     ones = np.ones_like(rank)
     return _from_entries(
-        user, gain, rank - 1.0, ones, ones, rel_before, n_users, n_ranked, n_items, ties
+        user,
+        gain,
+        rank - 1.0,
+        ones,
+        ones,
+        rel_before,
+        n_users,
+        n_ranked,
+        n_items,
+        ties,
+        depth=depth,
     )

@@ -22,6 +22,7 @@ from .._validation import (
     as_numeric_array,
     check_bool,
     check_choice,
+    check_k,
 )
 from ._representation import TIE_POLICIES, Ranking, _deterministic, _from_entries
 
@@ -151,7 +152,14 @@ def _checked_sparse(x, name, copy=True):
 
 @fill_doc
 def from_scores(
-    y_true, y_score, *, mask=None, ties="expected", progress=False, retrieve_nonpositive=True
+    y_true,
+    y_score,
+    *,
+    mask=None,
+    ties="expected",
+    progress=False,
+    retrieve_nonpositive=True,
+    depth=None,
 ) -> Ranking:
     """Ranking of every user's catalogue by score.
 
@@ -194,12 +202,24 @@ def from_scores(
         scored ``> 0``, so the ranks of the other relevant items do not
         change. Meant for the Top-N metrics; AUC assumes every item is
         ranked.
+    depth : int, optional
+        Build the ranking for metrics cut at ``k <= depth`` only. The
+        relevant items are then counted in decreasing order of score, and
+        counting stops at the first one with ``depth`` or more items scored
+        at least as high (ties kept together): every item below it is
+        stored as not ranked (``start = inf``), which changes no metric cut
+        at ``k <= depth``. With the relevant items spread over a long
+        ranking this is about one pass over the scores instead of one sweep
+        per four relevant items. Metrics with a larger cutoff or none (AUC,
+        MAP, MRR without ``k``) and :meth:`Ranking.ranks` then raise.
+        :func:`recmetrics.evaluate` sets it to the largest cutoff asked
+        when every metric has one.
 
     Returns
     -------
     Ranking
         One user per row; ``n_items = n_ranked`` is the row length minus the
-        excluded items, and ``ties`` the policy used.
+        excluded items, ``ties`` the policy used and ``depth`` as given.
 
     See Also
     --------
@@ -232,8 +252,17 @@ def from_scores(
     [3.0, 4.0]
     >>> from_scores([[1, 0, 1]], [[0.8, 0.5, 0.0]], retrieve_nonpositive=False).ranks().tolist()
     [1.0, inf]
+
+    For metrics cut at 2 or less, the relevant item at position 4 need not be
+    placed once the one at position 2 is:
+
+    >>> from recmetrics import precision
+    >>> r = from_scores([[0, 1, 0, 1]], [[0.9, 0.8, 0.7, 0.1]], depth=2)
+    >>> r.start.tolist(), precision(r, k=2)
+    ([1.0, inf], 0.5)
     """
     check_choice(ties, "ties", TIE_POLICIES)
+    depth = check_k(depth, "depth", allow_none=True)
     progress = check_bool(progress, "progress")
     if not isinstance(retrieve_nonpositive, (bool, np.bool_)):
         raise TypeError(f"retrieve_nonpositive must be True or False, got {retrieve_nonpositive!r}")
@@ -305,6 +334,7 @@ def from_scores(
                 m_idx,
                 want_after=ties == "trec_eval",
                 check=True,
+                depth=depth or 0,
             )
             if bad.any():
                 u = lo + int(np.argmax(bad))
@@ -315,6 +345,10 @@ def from_scores(
     # relevant items scored <= 0 are not retrieved when asked (torchmetrics);
     # they sit below every positive score, so no other rank changes
     dropped = np.zeros(nnz, dtype=bool) if retrieve_nonpositive else s <= 0
+    # entries the counting left out (``depth``): below the top ``depth``
+    deep = greater < 0
+    if deep.any():
+        greater[deep] = n_cols  # after every counted entry, in its own group
     return _entries_from_counts(
         ru=ru,
         rc=rc,
@@ -329,6 +363,8 @@ def from_scores(
         n_ranked=n_items,
         n_items=n_items,
         row_ptr=row_ptr,
+        deep=deep,
+        depth=depth,
     )
 
 
@@ -347,6 +383,8 @@ def _entries_from_counts(
     n_ranked,
     n_items,
     row_ptr=None,
+    deep=None,
+    depth=None,
 ):
     """The Ranking of relevant entries from their counts in their user's ranking.
 
@@ -357,9 +395,13 @@ def _entries_from_counts(
     equal with a later position in trec_eval's order (``eq_after``);
     ``dropped`` entries are relevant but not ranked (``start = inf``).
     ``row_ptr``, when given, says that the entries come grouped by user,
-    those of user ``u`` at ``row_ptr[u]:row_ptr[u + 1]``.
+    those of user ``u`` at ``row_ptr[u]:row_ptr[u + 1]``. ``deep`` entries
+    (with ``depth``) have ``depth`` or more items above them and were not
+    counted: they are stored as not ranked, after every counted entry of
+    their user (their ``greater`` is larger than any count).
     """
     nnz = ru.shape[0]
+    unranked = dropped if deep is None else dropped | deep
     if ties == "expected":
         # relevant items strictly above / tied, from the relevant entries alone.
         # Within a user, decreasing score is increasing start (the items above):
@@ -367,7 +409,7 @@ def _entries_from_counts(
         # within the users serves both the tie groups here and the Ranking's
         # (user, start) order, with no global sort; the tied relevant items
         # are those with equal counts above them (equal scores).
-        start = np.where(dropped, np.inf, greater)
+        start = np.where(unranked, np.inf, greater)
         grouped = row_ptr is not None or not (nnz and np.any(ru[1:] < ru[:-1]))
         if row_ptr is None:
             row_ptr = np.zeros(n_users + 1, dtype=np.int64)
@@ -391,6 +433,7 @@ def _entries_from_counts(
             ties,
             order=order if grouped else None,
             indptr=row_ptr if grouped else None,
+            depth=depth,
         )
     # deterministic policies: exact rank within the tie group
     if ties == "trec_eval":
@@ -413,5 +456,5 @@ def _entries_from_counts(
             c_orig = np.empty(nnz)
             c_orig[order] = c
             rank = greater + (equal - c_orig) + within + 1.0
-    rank = np.where(dropped, np.inf, rank)
-    return _deterministic(ru, rg, rank, n_users, n_ranked, n_items, ties)
+    rank = np.where(unranked, np.inf, rank)
+    return _deterministic(ru, rg, rank, n_users, n_ranked, n_items, ties, depth=depth)

@@ -15,6 +15,7 @@ AP_TIES = ("policy", "group_end")
 def _rank(a, b, ranks, n_items, mask, ties, k, *, k_required=False):
     k = check_k(k, allow_none=not k_required)
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r.check_depth(k)
     return r, single, k
 
 
