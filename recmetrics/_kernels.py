@@ -314,29 +314,38 @@ if HAVE_NUMBA:
                     e_out[q] -= 1
 
     @numba.njit(cache=True, nogil=True)
-    def _to_depth(x_row, rel_c, masked, depth, g_out, e_out):  # pragma: no cover
-        # metrics cut at ``depth`` or above only: the relevant items are swept
-        # in decreasing order of score (the first alone, then four at a
-        # time) until the lowest one swept has ``depth`` or more items scored
-        # at least as high and the next one is scored strictly lower. Every
-        # item not swept then has at least ``depth`` items above it, so its
-        # exact position does not matter: it gets ``g_out = -1`` (not
-        # counted). With the relevant items spread over the ranking, one
-        # sweep against one score usually suffices, instead of ceil(m / 4).
+    def _to_depth(x_row, rel_c, masked, depth, limit, g_out, e_out):  # pragma: no cover
+        # metrics cut at ``depth`` or above only: the relevant items' distinct
+        # scores are swept in decreasing order (the first alone, then four
+        # at a time) until the lowest one swept has ``depth`` or more items
+        # scored at least as high. Every item scored lower then has at least
+        # ``depth`` items above it, so its exact position does not matter: it
+        # gets ``g_out = -1`` (not counted). With the relevant items spread
+        # over the ranking, one sweep against one score usually suffices,
+        # instead of ceil(m / 4); tied relevant items share one sweep.
+        # Returns False, with nothing written, when more than ``limit``
+        # distinct scores would be swept (the caller then counts them all).
         m = rel_c.shape[0]
         key = np.empty(m, dtype=np.float64)
         idx = np.arange(m)
         for i in range(m):
             key[i] = -np.float64(x_row[rel_c[i]])
         _heapsort(key, idx)  # decreasing score
-        rc = np.empty(m, dtype=np.int64)
+        run = np.empty(m, dtype=np.int64)  # distinct score of each sorted item
+        rc = np.empty(m, dtype=np.int64)  # an item holding each distinct score
+        p = 0
         for q in range(m):
-            rc[q] = rel_c[idx[q]]
-        gs = np.empty(m, dtype=np.int64)
-        es = np.empty(m, dtype=np.int64)
+            if q == 0 or key[q] != key[q - 1]:
+                rc[p] = rel_c[idx[q]]
+                p += 1
+            run[q] = p - 1
+        gs = np.empty(p, dtype=np.int64)
+        es = np.empty(p, dtype=np.int64)
         i = 0
-        while i < m:
-            j = min(m, i + 4) if i > 0 else 1
+        while i < p:
+            if i >= limit:
+                return False
+            j = min(p, i + 4) if i > 0 else 1
             if j - i == 4:
                 _sweep4(x_row, rc, i, gs, es)
             else:
@@ -344,11 +353,13 @@ if HAVE_NUMBA:
                     _sweep1(x_row, rc, q, gs, es)
             _unmask(x_row, rc, masked, i, j, gs, es)
             i = j
-            if gs[j - 1] + es[j - 1] >= depth and (j == m or key[j] > key[j - 1]):
+            if gs[j - 1] + es[j - 1] >= depth:
                 break
         for q in range(m):
-            g_out[idx[q]] = gs[q] if q < i else -1
-            e_out[idx[q]] = es[q] if q < i else 1
+            counted = run[q] < i
+            g_out[idx[q]] = gs[run[q]] if counted else -1
+            e_out[idx[q]] = es[run[q]] if counted else 1
+        return True
 
     @numba.njit(cache=True, nogil=True)
     def _row_counts(
@@ -359,17 +370,19 @@ if HAVE_NUMBA:
         if m == 0:
             return bad
         sweeps = m <= (_SWEEP_MAX_F32 if x_row.itemsize == 4 else _SWEEP_MAX_F64)
-        pruned = depth > 0 and sweeps
-        if pruned:
-            _to_depth(x_row, rel_c, masked, depth, g_out, e_out)
-        else:
+        # to a depth: with many relevant items, only a few sweeps before the
+        # histogram (which costs about 16 sweeps) is the better bet
+        pruned = depth > 0 and _to_depth(
+            x_row, rel_c, masked, depth, m if sweeps else 16, g_out, e_out
+        )
+        if not pruned:
             if sweeps:
                 _passes(x_row, rel_c, g_out, e_out)
             else:
                 _histogram(x_row, rel_c, g_out, e_out)
             _unmask(x_row, rel_c, masked, 0, m, g_out, e_out)
         if want_after:
-            if m > 32 and not pruned:
+            if m > 32:  # (entries not counted have e_out = 1: a_out = 0)
                 _after_sweep(x_row, rel_c, masked, e_out, a_out)
             else:
                 n = x_row.shape[0]

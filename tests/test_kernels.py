@@ -75,7 +75,15 @@ def test_counts_match_numpy(dtype, n_items, max_rel, levels, masked):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize(
     ("n_users", "n_items", "max_rel", "levels"),
-    [(60, 7, 7, 3), (60, 100, 11, 5), (60, 300, 120, 20), (200, 700, 60, 10**6), (60, 300, 12, 2)],
+    [
+        (60, 7, 7, 3),
+        (60, 100, 11, 5),
+        (60, 300, 120, 20),
+        (200, 700, 60, 10**6),
+        (60, 300, 12, 2),
+        (60, 700, 350, 10**6),
+        (60, 600, 400, 20),
+    ],
 )
 @pytest.mark.parametrize("depth", [1, 3, 10, 1000])
 @pytest.mark.parametrize("masked", [False, True])
@@ -89,7 +97,9 @@ def test_counts_to_a_depth_are_exact_where_they_matter(
     is scored strictly below every counted entry of its row (tie groups are
     never split), and every entry with fewer than ``depth`` items above it
     is counted. Serial and parallel loops (200 x 700 cells), masks, ties,
-    more relevant items than the sweeps of four.
+    more relevant items than the sweeps of four, and rows in the histogram
+    branch (up to 400 relevant items), which stop after a few sweeps or, at
+    a depth they never reach, fall back to counting every item.
     """
     rng = np.random.default_rng(n_items * 13 + depth + masked)
     S, row_ptr, rel, mp, mi = _case(rng, n_users, n_items, max_rel, dtype, levels)
