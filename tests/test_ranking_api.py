@@ -317,7 +317,7 @@ def test_a_ranking_to_a_depth_gives_every_cutoff_metric_bit_for_bit(
     items (past the sweeps of four) and relevant items scored <= 0.
     """
     rng = np.random.default_rng(levels + len(ties))
-    n_users, n_items = 120, 90
+    n_users, n_items = 60, 600  # rows long enough to stop counting early
     s = rng.integers(0, levels, (n_users, n_items)) - levels // 3
     s = s.astype(np.float32 if levels < 100 else np.float64)
     y = (rng.random((n_users, n_items)) < rng.uniform(0.01, 0.7, (n_users, 1))) * rng.integers(
@@ -354,8 +354,8 @@ def test_evaluate_ranks_only_as_deep_as_its_cutoffs(monkeypatch):
 
     monkeypatch.setattr(inputs, "from_scores", spy)
     rng = np.random.default_rng(3)
-    y = (rng.random((50, 400)) < 0.05).astype(int)
-    s = rng.random((50, 400))
+    y = (rng.random((50, 600)) < 0.05).astype(int)
+    s = rng.random((50, 600))
     names = ["ndcg@10", "map@5", "mrr@20", "recall@3"]
     got = rm.evaluate(y, s, names, per_user=True)
     assert seen == [20]
@@ -374,9 +374,15 @@ def test_evaluate_ranks_only_as_deep_as_its_cutoffs(monkeypatch):
 
 
 def test_a_ranking_to_a_depth_refuses_deeper_questions():
-    r = rm.from_scores([[0, 1, 0, 1]], [[0.9, 0.8, 0.7, 0.1]], depth=2)
+    y, s = np.zeros((1, 600)), np.linspace(1.0, 0.0, 600)[None, :]
+    y[0, [1, 3]] = 1
+    r = rm.from_scores(y, s, depth=2)
     assert r.start.tolist() == [1.0, np.inf]
     assert rm.precision(r, k=2) == 0.5
+    short = rm.from_scores(y[:, :100], s[:, :100], depth=2)  # short rows: counted in full
+    assert short.start.tolist() == [1.0, 3.0] and short.depth == 2
+    with pytest.raises(ValueError, match="built with depth=2"):
+        rm.ndcg(short)
     for call, what in [
         (lambda: rm.precision(r, k=3), "a cutoff of 3"),
         (lambda: rm.ndcg(r), "no cutoff"),

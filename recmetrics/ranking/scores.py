@@ -210,7 +210,8 @@ def from_scores(
         stored as not ranked (``start = inf``), which changes no metric cut
         at ``k <= depth``. With the relevant items spread over a long
         ranking this is about one pass over the scores instead of one sweep
-        per four relevant items. Metrics with a larger cutoff or none (AUC,
+        per four relevant items; rows shorter than 512 items are counted in
+        full. Metrics with a larger cutoff or none (AUC,
         MAP, MRR without ``k``) and :meth:`Ranking.ranks` then raise.
         :func:`recmetrics.evaluate` sets it to the largest cutoff asked
         when every metric has one.
@@ -253,13 +254,17 @@ def from_scores(
     >>> from_scores([[1, 0, 1]], [[0.8, 0.5, 0.0]], retrieve_nonpositive=False).ranks().tolist()
     [1.0, inf]
 
-    For metrics cut at 2 or less, the relevant item at position 4 need not be
-    placed once the one at position 2 is:
+    For metrics cut at 2 or less, the relevant items below position 2 need not
+    be placed once the one at position 2 is (in rows of 512 items or more:
+    shorter rows are counted in full, which costs less than sorting first):
 
+    >>> import numpy as np
     >>> from recmetrics import precision
-    >>> r = from_scores([[0, 1, 0, 1]], [[0.9, 0.8, 0.7, 0.1]], depth=2)
+    >>> y, s = np.zeros((1, 1000)), np.linspace(1.0, 0.0, 1000)[None, :]   # best first
+    >>> y[0, [1, 3, 700]] = 1
+    >>> r = from_scores(y, s, depth=2)
     >>> r.start.tolist(), precision(r, k=2)
-    ([1.0, inf], 0.5)
+    ([1.0, inf, inf], 0.5)
     """
     check_choice(ties, "ties", TIE_POLICIES)
     depth = check_k(depth, "depth", allow_none=True)
