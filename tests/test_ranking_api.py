@@ -385,10 +385,10 @@ def test_a_ranking_to_a_depth_refuses_deeper_questions():
         rm.ndcg(short)
     for call, what in [
         (lambda: rm.precision(r, k=3), "a cutoff of 3"),
-        (lambda: rm.ndcg(r), "no cutoff"),
-        (lambda: rm.reciprocal_rank(r), "no cutoff"),
+        (lambda: rm.ndcg(r), "every rank"),
+        (lambda: rm.reciprocal_rank(r), "every rank"),
         (lambda: rm.average_precision(r, k=5), "a cutoff of 5"),
-        (lambda: rm.auc(r), "AUC needs no cutoff"),
+        (lambda: rm.auc(r), "AUC needs every rank"),
         (lambda: rm.break_even_point(r), "break-even point"),
         (lambda: rm.evaluate(r, None, ["ndcg@3"]), "a cutoff of 3"),
     ]:

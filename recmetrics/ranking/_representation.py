@@ -170,7 +170,7 @@ class Ranking:
         if self.depth is None:
             return
         if k is None or np.max(k) > self.depth:
-            asked = "no cutoff" if k is None else f"a cutoff of {int(np.max(k))}"
+            asked = "every rank" if k is None else f"a cutoff of {int(np.max(k))}"
             raise ValueError(
                 f"this Ranking was built with depth={self.depth}, for metrics cut at k <= "
                 f"{self.depth}; {what} needs {asked} (build it without depth, or with a "
