@@ -144,6 +144,21 @@ if HAVE_NUMBA:
         e_out[i] = e
 
     @numba.njit(cache=True, nogil=True)
+    def _sweep1_bad(x_row, rel_c, i, g_out, e_out):  # pragma: no cover
+        # one sweep against one relevant score that also counts the NaN and
+        # infinite scores (see _bad_count): the row's first read from memory
+        r = x_row[rel_c[i]]
+        g = e = bad = np.int32(0)
+        for c in range(x_row.shape[0]):
+            x = x_row[c]
+            g = np.int32(g + np.int32(x > r))
+            e = np.int32(e + np.int32(x == r))
+            bad = np.int32(bad + np.int32((x - x) != 0))
+        g_out[i] = g
+        e_out[i] = e
+        return bad
+
+    @numba.njit(cache=True, nogil=True)
     def _bad_count(x_row):  # pragma: no cover
         # ``x - x`` is 0 for a finite score and NaN for NaN or an infinity; this
         # sweep is the row's first read from memory, the counting sweeps that
@@ -321,7 +336,7 @@ if HAVE_NUMBA:
                     e_out[q] -= 1
 
     @numba.njit(cache=True, nogil=True)
-    def _to_depth(x_row, rel_c, masked, depth, limit, g_out, e_out):  # pragma: no cover
+    def _to_depth(x_row, rel_c, masked, depth, limit, check, g_out, e_out):  # pragma: no cover
         # metrics cut at ``depth`` or above only: the relevant items' distinct
         # scores are swept in decreasing order (the first alone, then four
         # at a time) until the lowest one swept has ``depth`` or more items
@@ -330,8 +345,10 @@ if HAVE_NUMBA:
         # gets ``g_out = -1`` (not counted). With the relevant items spread
         # over the ranking, one sweep against one score usually suffices,
         # instead of ceil(m / 4); tied relevant items share one sweep.
-        # Returns False, with nothing written, when more than ``limit``
-        # distinct scores would be swept (the caller then counts them all).
+        # The first sweep also counts the NaN and infinite scores when
+        # ``check``. Returns (done, bad): done is False, with no count
+        # written, when more than ``limit`` distinct scores would be swept
+        # (the caller then counts them all).
         m = rel_c.shape[0]
         key = np.empty(m, dtype=np.float64)
         idx = np.arange(m)
@@ -349,12 +366,15 @@ if HAVE_NUMBA:
         gs = np.empty(p, dtype=np.int64)
         es = np.empty(p, dtype=np.int64)
         i = 0
+        bad = 0
         while i < p:
             if i >= limit:
-                return False
+                return False, bad
             j = min(p, i + 4) if i > 0 else 1
             if j - i == 4:
                 _sweep4(x_row, rc, i, gs, es)
+            elif i == 0 and check:
+                bad = _sweep1_bad(x_row, rc, 0, gs, es)
             else:
                 for q in range(i, j):
                     _sweep1(x_row, rc, q, gs, es)
@@ -366,25 +386,26 @@ if HAVE_NUMBA:
             counted = run[q] < i
             g_out[idx[q]] = gs[run[q]] if counted else -1
             e_out[idx[q]] = es[run[q]] if counted else 1
-        return True
+        return True, bad
 
     @numba.njit(cache=True, nogil=True)
     def _row_counts(
         x_row, rel_c, masked, want_after, check, depth, g_out, e_out, a_out
     ):  # pragma: no cover
         m = rel_c.shape[0]
-        bad = _bad_count(x_row) if check else 0
+        sweeps = m <= (_SWEEP_MAX_F32 if x_row.itemsize == 4 else _SWEEP_MAX_F64)
+        pruned = False
+        if depth > 0 and m > 1 and x_row.shape[0] >= _DEPTH_MIN_ITEMS:
+            # to a depth (its first sweep checks the values); with many
+            # relevant items, only a few sweeps before the histogram (which
+            # costs about 16 sweeps) is the better bet
+            pruned, bad = _to_depth(
+                x_row, rel_c, masked, depth, m if sweeps else 16, check, g_out, e_out
+            )
+        else:
+            bad = _bad_count(x_row) if check else 0
         if m == 0:
             return bad
-        sweeps = m <= (_SWEEP_MAX_F32 if x_row.itemsize == 4 else _SWEEP_MAX_F64)
-        # to a depth: with many relevant items, only a few sweeps before the
-        # histogram (which costs about 16 sweeps) is the better bet
-        pruned = (
-            depth > 0
-            and m > 1
-            and x_row.shape[0] >= _DEPTH_MIN_ITEMS
-            and _to_depth(x_row, rel_c, masked, depth, m if sweeps else 16, g_out, e_out)
-        )
         if not pruned:
             if sweeps:
                 _passes(x_row, rel_c, g_out, e_out)

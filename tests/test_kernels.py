@@ -172,17 +172,19 @@ def test_histogram_buckets_are_exact_for_any_spread_of_scores(dtype, spread):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
 @pytest.mark.parametrize("n_rel", [0, 1, 3, 4, 9, 120, 300])
-def test_bad_values_are_found_in_the_counting_sweeps(dtype, value, n_rel):
+@pytest.mark.parametrize("depth", [0, 3])
+def test_bad_values_are_found_in_the_counting_sweeps(dtype, value, n_rel, depth):
     """A NaN or infinity anywhere in a row flags that row, whatever its relevant items.
 
     Rows with no relevant item (only read for the check), with 1-9 (the
     sweeps: the bad value is counted in the first one), with 120 (the sweeps
     for float32, the histogram branch for float64) and with 300 (the
     histogram branch); the bad value first, last, in a masked cell, on a
-    relevant cell.
+    relevant cell. With a depth, on rows long enough to stop early, the
+    first sweep of the relevant scores is the one that checks.
     """
     rng = np.random.default_rng(n_rel)
-    n_users, n_items = 6, 310
+    n_users, n_items = 6, (310 if depth == 0 else 600)
     S = rng.random((n_users, n_items)).astype(dtype)
     rel_cols = np.sort(rng.choice(n_items, n_rel, replace=False)) if n_rel else []
     row_ptr = np.arange(n_users + 1, dtype=np.int64) * n_rel
@@ -194,7 +196,13 @@ def test_bad_values_are_found_in_the_counting_sweeps(dtype, value, n_rel):
         S[u, c] = value
     mask = sp.csr_array((np.ones(1, bool), ([4], [5])), shape=(n_users, n_items))
     *_, bad = K.count_above(
-        S, row_ptr, rel, mask.indptr.astype(np.int64), mask.indices.astype(np.int64), check=True
+        S,
+        row_ptr,
+        rel,
+        mask.indptr.astype(np.int64),
+        mask.indices.astype(np.int64),
+        check=True,
+        depth=depth,
     )
     np.testing.assert_array_equal(np.flatnonzero(bad), sorted(where))
     *_, bad = K.count_above(S, row_ptr, rel, check=False)

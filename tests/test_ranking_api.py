@@ -306,25 +306,37 @@ DEPTH_METRICS = [
 
 
 @pytest.mark.parametrize("ties", ["expected", "optimistic", "pessimistic", "trec_eval"])
-@pytest.mark.parametrize("levels", [3, 40, 10**6])
+@pytest.mark.parametrize(
+    ("levels", "dtype", "sparse"),
+    [
+        (3, np.float32, False),
+        (40, np.float16, True),
+        (40, np.int64, False),
+        (10**6, np.float64, True),
+        (10**6, np.float32, False),
+    ],
+)
 @pytest.mark.parametrize("retrieve_nonpositive", [True, False])
 def test_a_ranking_to_a_depth_gives_every_cutoff_metric_bit_for_bit(
-    ties, levels, retrieve_nonpositive
+    ties, levels, dtype, sparse, retrieve_nonpositive
 ):
     """``from_scores(depth=d)`` changes no metric cut at ``k <= d``, in any bit.
 
-    Graded and binary gains, heavy ties, masks, rows with many relevant
-    items (past the sweeps of four) and relevant items scored <= 0.
+    Graded and binary gains, dense and sparse relevance and masks, heavy
+    ties, float16/32/64 and integer scores, rows with many relevant items
+    (past the sweeps of four) and relevant items scored <= 0.
     """
     rng = np.random.default_rng(levels + len(ties))
     n_users, n_items = 60, 600  # rows long enough to stop counting early
     s = rng.integers(0, levels, (n_users, n_items)) - levels // 3
-    s = s.astype(np.float32 if levels < 100 else np.float64)
+    s = s.astype(dtype) if dtype != np.float16 else (s / 8).astype(dtype)
     y = (rng.random((n_users, n_items)) < rng.uniform(0.01, 0.7, (n_users, 1))) * rng.integers(
         1, 4, (n_users, n_items)
     )
     y[::7] = (y[::7] > 0).astype(int)
     mask = rng.random((n_users, n_items)) < 0.1
+    if sparse:
+        y, mask = sp.csr_array(y), sp.csr_array(mask)
     kw = dict(mask=mask, ties=ties, retrieve_nonpositive=retrieve_nonpositive)
     full = rm.from_scores(y, s, **kw)
     left_out = 0
@@ -396,6 +408,13 @@ def test_a_ranking_to_a_depth_refuses_deeper_questions():
             call()
     with pytest.raises(ValueError, match="ranks of the relevant items below that depth"):
         r.ranks()
+    for where in [(0, 1), (0, 599), (0, 300)]:  # on a relevant item, below the depth
+        bad = s.copy()
+        bad[where] = np.nan
+        with pytest.raises(ValueError, match=f"y_score contains NaN at row 0, column {where[1]}"):
+            rm.from_scores(y, bad, depth=2)
+    with pytest.raises(ValueError, match="y_true contains NaN"):
+        rm.from_scores(np.where(y > 0, np.nan, 0.0), s, depth=2)
     with pytest.raises(ValueError, match="depth must be an integer >= 1, got 0"):
         rm.from_scores([[1, 0]], [[0.5, 0.2]], depth=0)
     with pytest.raises(TypeError, match="depth must be an integer >= 1"):
