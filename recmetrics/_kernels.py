@@ -19,7 +19,13 @@ counting needs no order at all:
   trec_eval's tie order, the tied items to the right of each relevant item
   are counted per item (``m <= 32``) or in one sweep from the right;
 * NaN and infinite scores are counted by a first sweep of each row, the one
-  that brings it into the cache, so the check reads the matrix no extra time.
+  that brings it into the cache, so the check reads the matrix no extra time;
+* when only the positions within a cutoff ``depth`` matter (metrics @k),
+  the distinct relevant scores are swept in decreasing order, the first
+  alone (with the NaN/inf check), then four at a time, until the lowest one
+  swept has ``depth`` items at or above it: the items below are left
+  uncounted, and a row whose best relevant item is far from the top is read
+  once.
 
 Dense relevance matrices and masks are turned into their CSR structure by a
 compiled two-pass reader (:func:`dense_nonzero`).

@@ -215,7 +215,11 @@ def evaluate(
     (no sorting; see :func:`~recmetrics.ranking.from_scores`); memory beyond
     the inputs grows with the number of relevant and excluded entries only.
     One ranking is built per distinct tie policy and score option among the
-    requested metrics (a preset may set them per metric).
+    requested metrics (a preset may set them per metric). When every metric
+    on a ranking has a cutoff, the ranking is built only as deep as the
+    largest one (``from_scores(..., depth=k)``): the relevant items that
+    cannot reach it are not counted, with the same results in every bit and
+    about one pass over the scores on a large catalogue.
 
     References
     ----------

@@ -1,4 +1,4 @@
-"""Rankings from score matrices: every relevant item's full rank, found by counting."""
+"""Rankings from score matrices: each relevant item's rank, found by counting (to a depth)."""
 
 from __future__ import annotations
 
@@ -235,6 +235,9 @@ def from_scores(
     :mod:`recmetrics._kernels`), never by sorting rows: ``O(n_users * n_items)``
     time, and extra memory proportional to the number of relevant and
     excluded entries (plus bounded temporaries), whatever the number of users.
+    Each sweep of a row counts for four relevant items at a time; with
+    ``depth`` the sweeps stop as soon as the relevant items left cannot reach
+    it, usually after one.
 
     References
     ----------
