@@ -415,6 +415,10 @@ def test_a_ranking_to_a_depth_refuses_deeper_questions():
             rm.from_scores(y, bad, depth=2)
     with pytest.raises(ValueError, match="y_true contains NaN"):
         rm.from_scores(np.where(y > 0, np.nan, 0.0), s, depth=2)
+    huge = rm.from_scores(y, s, depth=2**70)  # beyond the catalogue: every item counted
+    assert huge.start.tolist() == [1.0, 3.0] and huge.depth == 2**70
+    name = f"precision@{2**64}"
+    assert rm.evaluate(y, s, [name])[name] == pytest.approx(2 / 2**64)
     with pytest.raises(ValueError, match="depth must be an integer >= 1, got 0"):
         rm.from_scores([[1, 0]], [[0.5, 0.2]], depth=0)
     with pytest.raises(TypeError, match="depth must be an integer >= 1"):

@@ -71,7 +71,8 @@ class Ranking:
         ``None`` for a full ranking. An int when it was built for metrics
         cut at ``k <= depth`` only (``from_scores(..., depth=...)``): a
         relevant item with ``depth`` or more items above it may then be
-        stored as not ranked (``start = inf``), and the metrics refuse a
+        stored as not ranked (``start = inf``; its ``size``, ``group_rel``
+        and ``rel_before`` are placeholders), and the metrics refuse a
         larger cutoff or none.
 
     Attributes

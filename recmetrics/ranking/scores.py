@@ -325,6 +325,8 @@ def from_scores(
         np.cumsum(np.bincount(ru, minlength=n_users), out=row_ptr[1:])
     # entries of user u: row_ptr[u]:row_ptr[u+1]
     nnz = ru.shape[0]
+    # a depth at or beyond the row leaves nothing out (and may not fit the kernel's int64)
+    counted_depth = depth if depth is not None and depth < n_cols else 0
     greater = np.empty(nnz)
     equal = np.empty(nnz)
     eq_after = np.empty(nnz)
@@ -342,7 +344,7 @@ def from_scores(
                 m_idx,
                 want_after=ties == "trec_eval",
                 check=True,
-                depth=depth or 0,
+                depth=counted_depth,
             )
             if bad.any():
                 u = lo + int(np.argmax(bad))
