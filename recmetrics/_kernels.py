@@ -39,6 +39,8 @@ same results is used.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 try:  # pragma: no cover - exercised through whichever path is available
@@ -627,6 +629,27 @@ if HAVE_NUMBA:
 
 _PARALLEL_CELLS = 100_000
 
+# numba's fallback threading layer, "workqueue" (used when neither OpenMP nor
+# TBB is available, as on many macOS installs), aborts the whole process when
+# two Python threads run parallel kernels at once (a Dask threaded scheduler,
+# a thread pool). Parallel kernels are therefore called through _parallel(),
+# which serialises them under that layer; the layer is known after the first
+# parallel call, which is serialised too.
+_WORKQUEUE_LOCK = threading.Lock()
+_LAYER = [None]
+
+
+def _parallel(kernel, *args):
+    """``kernel(*args)`` for a ``parallel=True`` kernel, serialised under "workqueue"."""
+    if _LAYER[0] not in (None, "workqueue"):
+        return kernel(*args)
+    with _WORKQUEUE_LOCK:
+        out = kernel(*args)
+        if _LAYER[0] is None:
+            _LAYER[0] = numba.threading_layer()
+    return out
+
+
 if HAVE_NUMBA:
 
     @numba.njit(cache=True, nogil=True)
@@ -721,11 +744,10 @@ def count_above(
     if HAVE_NUMBA and S.dtype in (np.float32, np.float64) and S.flags.c_contiguous:
         mp = mask_ptr if has_mask else np.zeros(n_rows + 1, dtype=np.int64)
         mi = mask_idx if has_mask else np.zeros(0, dtype=np.int64)
-        big = n_rows * S.shape[1] >= _PARALLEL_CELLS
-        loop = _count_parallel if big else _count_serial
-        return loop(
-            S, row_ptr, rel_cols, mp, mi, has_mask, bool(want_after), bool(check), int(depth)
-        )
+        args = (S, row_ptr, rel_cols, mp, mi, has_mask, bool(want_after), bool(check), int(depth))
+        if n_rows * S.shape[1] >= _PARALLEL_CELLS:
+            return _parallel(_count_parallel, *args)
+        return _count_serial(*args)
     counts = np.diff(row_ptr)
     rows = np.flatnonzero(counts).astype(np.int64)
     compact = np.zeros(rows.shape[0] + 1, dtype=np.int64)
@@ -774,7 +796,7 @@ def tie_groups(row_ptr, key):
         order = np.empty(key.shape[0], dtype=np.int64)
     size = np.empty(key.shape[0])
     before = np.empty(key.shape[0])
-    _tie_groups(row_ptr, key, order, presorted, size, before)
+    _parallel(_tie_groups, row_ptr, key, order, presorted, size, before)
     return order, size, before
 
 
@@ -823,14 +845,17 @@ def dense_nonzero(A):
         or not (A.flags.c_contiguous and A.dtype.isnative)
     ):
         return None
-    run = _nonzero_parallel if A.size >= _PARALLEL_CELLS else _nonzero_serial
     width = A.dtype.itemsize
     words = A.view(np.uint64) if (A.shape[1] * width) % 8 == 0 and A.shape[1] else None
     if words is not None and words.flags.aligned:  # rows of whole 64-bit words
         bits, per_word = words, 8 // width
     else:
         bits, per_word = A.view(np.dtype(f"u{width}")), 1
-    indptr, cols, vals = run(A, bits, 64 // per_word, per_word)  # 64 cells a block
+    args = (A, bits, 64 // per_word, per_word)  # 64 cells a block
+    if A.size >= _PARALLEL_CELLS:
+        indptr, cols, vals = _parallel(_nonzero_parallel, *args)
+    else:
+        indptr, cols, vals = _nonzero_serial(*args)
     return indptr, cols, vals.view(np.bool_) if boolean else vals
 
 

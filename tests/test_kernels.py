@@ -10,6 +10,10 @@ relevant items, and every score dtype.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -365,3 +369,34 @@ def test_blocks_of_users_do_not_change_the_result():
     whole = rm.evaluate(T, S, names, mask=M, per_user=True)
     blocks = rm.evaluate(T, S, names, mask=M, per_user=True, chunk_users=37)
     np.testing.assert_array_equal(whole.to_numpy(), blocks.to_numpy())
+
+
+_CONCURRENT = """
+import numpy as np, numba, recmetrics as rm
+from concurrent.futures import ThreadPoolExecutor
+rng = np.random.default_rng(0)
+y = (rng.random((400, 600)) < 0.05).astype(np.int8)
+s = rng.random((400, 600))
+names = ["ndcg@10", "auc"]
+ref = rm.evaluate(y, s, names, per_user=True)
+with ThreadPoolExecutor(4) as ex:
+    outs = list(ex.map(lambda _: rm.evaluate(y, s, names, per_user=True), range(24)))
+assert numba.threading_layer() == "workqueue"
+assert all(o.equals(ref) for o in outs)
+print("ok")
+"""
+
+
+def test_parallel_kernels_from_many_threads_under_the_workqueue_layer():
+    """Concurrent calls from many threads under numba's "workqueue" layer.
+
+    That layer aborts the process on concurrent parallel launches (a thread
+    pool, Dask's threaded scheduler): the kernels are serialised under it,
+    with the same results.
+    """
+    env = dict(os.environ, NUMBA_THREADING_LAYER="workqueue")
+    out = subprocess.run(
+        [sys.executable, "-c", _CONCURRENT], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "ok"
