@@ -145,6 +145,11 @@ class Ranking:
         """Cutoff windows already computed, by cutoff (see ``_metric_core.window``)."""
         return {}
 
+    @functools.cached_property
+    def untied(self) -> bool:
+        """Whether every tie group has size 1 (always so under a deterministic policy)."""
+        return bool(np.all(self.size == 1.0))
+
     @property
     def is_graded(self) -> bool:
         """Whether some gain differs from 1 (graded relevance)."""

@@ -348,13 +348,16 @@ def average_precision(
             val = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
         return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
     lo, hi = window(r, k)
-    m = (hi - lo).astype(float)
     s0 = group_mean(lambda i: 1.0 / i, lo, hi, r.size) * r.size  # sum_{s=1..m} 1/(a+s)
-    s1 = m - (lo + 1.0) * s0  # sum_{s=1..m} (s-1)/(a+s)
     t, c, h = r.size, r.group_rel, r.rel_before
-    with np.errstate(invalid="ignore", divide="ignore"):
-        coef = np.where(t > 1, (c - 1.0) / (t - 1.0), 0.0)
-    num = r.per_user_sum(((h + 1.0) * s0 + coef * np.where(t > 1, s1, 0.0)) / t)
+    if r.untied:  # the terms below vanish exactly: t = 1, coef = 0
+        num = r.per_user_sum((h + 1.0) * s0)
+    else:
+        m = (hi - lo).astype(float)
+        s1 = m - (lo + 1.0) * s0  # sum_{s=1..m} (s-1)/(a+s)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            coef = np.where(t > 1, (c - 1.0) / (t - 1.0), 0.0)
+        num = r.per_user_sum(((h + 1.0) * s0 + coef * np.where(t > 1, s1, 0.0)) / t)
     nrel = r.n_relevant
     if ap_denominator == "relevant" or k is None and ap_denominator == "min":
         den = nrel
