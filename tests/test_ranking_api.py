@@ -291,18 +291,6 @@ def test_evaluate_in_blocks_of_users_gives_the_same_numbers(kw):
 
 
 # ------------------------------------------------------------- rankings to a depth
-DEPTH_METRICS = [
-    rm.precision,
-    rm.recall,
-    rm.f1,
-    rm.hit_ratio,
-    rm.arhr,
-    rm.reciprocal_rank,
-    rm.average_precision,
-    rm.cg,
-    rm.dcg,
-    rm.ndcg,
-]
 
 
 @pytest.mark.parametrize("ties", ["expected", "optimistic", "pessimistic", "trec_eval"])
@@ -344,7 +332,7 @@ def test_a_ranking_to_a_depth_gives_every_cutoff_metric_bit_for_bit(
         r = rm.from_scores(y, s, depth=depth, **kw)
         assert r.depth == depth
         left_out += int(np.sum(np.isinf(r.start)) - np.sum(np.isinf(full.start)))
-        for fn in DEPTH_METRICS:
+        for fn in RANKED_METRICS:
             for k in {1, depth // 2 or 1, depth}:
                 np.testing.assert_array_equal(
                     fn(r, k=k, per_user=True), fn(full, k=k, per_user=True), err_msg=fn.__name__
