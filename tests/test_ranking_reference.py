@@ -11,10 +11,8 @@ the tied items. Then come the properties every metric must have (bounds,
 ideal ranking, relabelling and input-order invariance, monotonicity,
 optimistic >= expected >= pessimistic, determinism).
 
-One deliberate exception, documented by recmetrics: AP with
-``ap_denominator="hits"`` under ``ties="expected"`` is the ratio
-E[sum of P@i over the hits] / E[hits], not E[AP]; see ``ref_row`` and the
-strict xfail ``test_ap_hits_expected_is_the_exact_expectation``.
+AP with ``ap_denominator="hits"`` under ``ties="expected"`` is the exact
+E[AP] over the tie orders too (not the ratio of the expectations).
 """
 
 from __future__ import annotations
@@ -145,30 +143,8 @@ def _orders(y_true_row, y_score_row, mask_row):
     return _ORDERS[key]
 
 
-def _ap_parts(seq, k):
-    """(sum of P@i over the hits within k, number of hits within k)."""
-    total, h = 0.0, 0
-    for pos, g in enumerate(seq[: len(seq) if k is None else k], start=1):
-        if g > 0:
-            h += 1
-            total += h / pos
-    return total, h
-
-
-def is_ap_hits(spec):
-    return spec.name == "average_precision" and spec.kw.get("ap_denominator") == "hits"
-
-
-def ref_row(spec, y_true_row, y_score_row, ties, mask_row=None, exact_ap_hits=False):
-    """Reference value of one score row; equals ref.from_scores(...).
-
-    One documented exception: recmetrics defines AP with
-    ``ap_denominator="hits"`` under ``ties="expected"`` as the ratio
-    E[sum of P@i over hits] / E[hits] (its docstring says so), not as the
-    expectation E[AP] of the spec. Unless ``exact_ap_hits``, that ratio is the
-    reference here, computed from the same enumeration of the tie orders;
-    test_ap_hits_expected_is_the_exact_expectation records the difference.
-    """
+def ref_row(spec, y_true_row, y_score_row, ties, mask_row=None):
+    """Reference value of one score row; equals ref.from_scores(...)."""
     n = len(y_true_row)
     rel = [
         y_true_row[j]
@@ -177,19 +153,12 @@ def ref_row(spec, y_true_row, y_score_row, ties, mask_row=None, exact_ap_hits=Fa
     ]
     if ties == "expected":
         orders = _orders(y_true_row, y_score_row, mask_row)
-        if is_ap_hits(spec) and not exact_ap_hits:
-            if not rel:
-                return 0.0
-            parts = [_ap_parts(seq, spec.kw["k"]) for seq in orders]
-            e_num = sum(p[0] for p in parts) / len(parts)
-            e_hits = sum(p[1] for p in parts) / len(parts)
-            return e_num / e_hits if e_hits > 0 else 0.0
         return sum(spec.ref(seq, rel) for seq in orders) / len(orders)
     order = ref.order_from_scores(list(y_true_row), list(y_score_row), ties, mask_row)
     return spec.ref([y_true_row[j] for j in order], rel)
 
 
-def ref_matrix(spec, y_true, y_score, ties, mask=None, exact_ap_hits=False):
+def ref_matrix(spec, y_true, y_score, ties, mask=None):
     return np.array(
         [
             ref_row(
@@ -198,7 +167,6 @@ def ref_matrix(spec, y_true, y_score, ties, mask=None, exact_ap_hits=False):
                 list(y_score[u]),
                 ties,
                 None if mask is None else list(mask[u]),
-                exact_ap_hits,
             )
             for u in range(len(y_true))
         ]
@@ -521,20 +489,14 @@ def test_ranking_object_accepted():
 
 
 def test_ap_hits_expected_by_enumeration():
-    """AP over the hits under ties="expected", against the literal enumeration.
+    """AP over the hits under ties="expected" is E[AP], by literal enumeration.
 
-    recmetrics returns E[sum of P@i over hits] / E[hits] (documented in its
-    docstring). The spec's "expected value over all orders" is E[AP]; the two
-    differ. Example: y_true=[1, 0, 0, 1, 0, 0, 1, 1], all scores tied, k=1:
-    AP@1 over hits is 1 when the top item is relevant, else 0 (no hit), so
-    E[AP] = 4/8 = 0.5; the ratio gives 0.5 / 0.5 = 1.
+    y_true=[1, 0, 0, 1, 0, 0, 1, 1], all scores tied, k=1: AP@1 over the hits
+    is 1 when the top item is relevant, else 0 (no hit), so E[AP] = 4/8 = 0.5
+    (the ratio E[sum of P@i] / E[hits] would give 0.5 / 0.5 = 1).
     """
     y_true = np.array([[1, 0, 0, 1, 0, 0, 1, 1]])
     y_score = np.zeros((1, 8))
-    spec = Spec("average_precision", ref.average_precision, k=1, ap_denominator="hits")
-    assert ref_row(
-        spec, list(y_true[0]), list(y_score[0]), "expected", exact_ap_hits=True
-    ) == pytest.approx(0.5)
     assert ref.from_scores(
         ref.average_precision,
         list(y_true[0]),
@@ -543,20 +505,31 @@ def test_ap_hits_expected_by_enumeration():
         k=1,
         ap_denominator="hits",
     ) == pytest.approx(0.5)
-    assert ref_row(spec, list(y_true[0]), list(y_score[0]), "expected") == pytest.approx(1.0)
-    assert spec.rm(y_true, y_score, ties="expected") == pytest.approx(1.0)  # the ratio
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="recmetrics: AP(ap_denominator='hits') under "
-    "ties='expected' is E[numerator]/E[hits], not the exact E[AP] of the spec",
-)
-def test_ap_hits_expected_is_the_exact_expectation():
-    y_true = np.array([[1, 0, 0, 1, 0, 0, 1, 1]])
-    y_score = np.zeros((1, 8))
     got = api("average_precision")(y_true, y_score, k=1, ap_denominator="hits", ties="expected")
     assert got == pytest.approx(0.5, abs=TOL)
+    # the issue's example: the torchmetrics preset, two tied items, one relevant
+    got = rm.evaluate([[1, 0]], [[0.5, 0.5]], ["map@1"], convention="torchmetrics")
+    assert got["map@1"] == pytest.approx(0.5, abs=TOL)
+
+
+def test_ap_hits_expected_cut_groups_against_enumeration():
+    """Tie groups cut by k, with relevant items above, inside and below, by enumeration."""
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        n = int(rng.integers(3, 9))
+        y_true = rng.integers(0, 2, (1, n)) * rng.integers(1, 3, (1, n))
+        y_score = rng.integers(0, 3, (1, n)).astype(float)
+        for k in (1, 2, 3, 5):
+            expected = ref.from_scores(
+                ref.average_precision,
+                list(y_true[0]),
+                list(y_score[0]),
+                "expected",
+                k=k,
+                ap_denominator="hits",
+            )
+            got = api("average_precision")(y_true, y_score, k=k, ap_denominator="hits")
+            assert got == pytest.approx(expected, abs=TOL), (y_true, y_score, k)
 
 
 # ==========================================================================

@@ -249,8 +249,12 @@ def average_precision(
       (trec_eval's ``map`` and ``map_cut``, pytrec_eval, ranx);
     * ``'k'``: ``k``;
     * ``'hits'``: the number of relevant items found in the top ``k`` (the
-      mean precision at the hits; under ``ties='expected'`` this is the ratio
-      of the expected numerator and the expected number of hits).
+      mean precision at the hits, torchmetrics' ``retrieval_average_precision``;
+      0 without a hit). Under ``ties='expected'`` this is the exact
+      expectation of the ratio over the orders of tied items, not the ratio of
+      the expectations: the number of hits is random through the tie group
+      that the cutoff cuts, and the value is summed over its hypergeometric
+      number of relevant items inside the cutoff.
 
     With ``k=None`` there is no cutoff: ``k`` is the length of the ranking
     ``n``, so ``'relevant'`` and ``'min'`` give ``|R|`` (and so does
@@ -323,6 +327,13 @@ def average_precision(
     >>> round(expected, 4), round(group_end, 4)
     (0.8056, 0.6667)
 
+    Two relevant items and two others, all tied, cut at 1: the top item is
+    relevant in half of the orders (AP 1) and not in the other half (no hit,
+    AP 0), so the expectation is 0.5:
+
+    >>> average_precision([[1, 1, 0, 0]], [[0.5, 0.5, 0.5, 0.5]], k=1, ap_denominator="hits")
+    0.5
+
     The denominators differ once ``|R| > k``: one hit at rank 1 of 2 relevant
     items, cut at 1:
 
@@ -351,13 +362,19 @@ def average_precision(
     s0 = group_mean(lambda i: 1.0 / i, lo, hi, r.size) * r.size  # sum_{s=1..m} 1/(a+s)
     t, c, h = r.size, r.group_rel, r.rel_before
     if r.untied:  # the terms below vanish exactly: t = 1, coef = 0
-        num = r.per_user_sum((h + 1.0) * s0)
+        entry_num = (h + 1.0) * s0
+        s1 = None
     else:
         m = (hi - lo).astype(float)
         s1 = m - (lo + 1.0) * s0  # sum_{s=1..m} (s-1)/(a+s)
         with np.errstate(invalid="ignore", divide="ignore"):
             coef = np.where(t > 1, (c - 1.0) / (t - 1.0), 0.0)
-        num = r.per_user_sum(((h + 1.0) * s0 + coef * np.where(t > 1, s1, 0.0)) / t)
+        entry_num = ((h + 1.0) * s0 + coef * np.where(t > 1, s1, 0.0)) / t
+    if ap_denominator == "hits" and k is not None and not r.untied:
+        # E[num / hits] is not E[num] / E[hits]: condition on the tie group cut by k
+        val = _ap_over_hits_expected(r, k, lo, hi, entry_num, s0, s1)
+        return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+    num = r.per_user_sum(entry_num)
     nrel = r.n_relevant
     if ap_denominator == "relevant" or k is None and ap_denominator == "min":
         den = nrel
@@ -370,3 +387,54 @@ def average_precision(
     with np.errstate(invalid="ignore", divide="ignore"):
         val = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+def _ap_over_hits_expected(r, k, lo, hi, entry_num, s0, s1):
+    """Exact ``E[num / H]`` per user for AP over the hits under expected ties.
+
+    The number of hits ``H`` within the top ``k`` is random only through the
+    one tie group that the cutoff cuts (``a < k < a + t``): of its ``c``
+    relevant items, the number ``J`` among its first ``m = k - a`` slots is
+    hypergeometric, ``P(J = j) = C(c, j) C(t - c, m - j) / C(t, m)``. Given
+    ``J = j``, those ``j`` items are a uniform ``j``-subset of the ``m``
+    slots, so the group adds to the numerator
+
+    .. math:: \\frac{j}{m}\\sum_{s=1}^{m}
+              \\frac{h + 1 + (s - 1)(j - 1)/(m - 1)}{a + s},
+
+    while every other group adds its expectation, whatever ``J`` is (the
+    orders of different groups are independent). Hence
+    ``E[AP] = sum_j P(J = j) (N + num_j) / (H_0 + j)``, with ``N`` and
+    ``H_0`` the numerator and hits of the other groups.
+    """
+    from scipy.stats import hypergeom  # only here: most rankings never need it
+
+    ranked = np.isfinite(r.start)
+    cut = ranked & (r.start < k) & (r.start + r.size > k)
+    inside = np.where(cut, 0.0, (hi - lo) / r.size)
+    n_other = r.per_user_sum(np.where(cut, 0.0, entry_num))
+    h_other = r.per_user_sum(inside)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        val = np.where(h_other > 0, n_other / np.where(h_other > 0, h_other, 1.0), 0.0)
+    users, first = np.unique(r.user[cut], return_index=True)
+    if users.size == 0:
+        return val
+    e = np.flatnonzero(cut)[first]  # one entry of the cut group per user
+    a, t, c, h = r.start[e], r.size[e], r.group_rel[e], r.rel_before[e]
+    m = k - a
+    S0, S1 = s0[e], s1[e]
+    j_lo = np.maximum(0.0, m - (t - c))
+    j_hi = np.minimum(c, m)
+    count = (j_hi - j_lo + 1).astype(np.int64)
+    row = np.repeat(np.arange(users.size), count)
+    j = j_lo[row] + (np.arange(row.size) - np.repeat(np.cumsum(count) - count, count))
+    mr = m[row]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        spread = np.where(mr > 1, (j - 1.0) / (mr - 1.0), 0.0)
+    num_j = (j / mr) * ((h[row] + 1.0) * S0[row] + spread * S1[row])
+    den = h_other[users][row] + j
+    pmf = hypergeom.pmf(j, t[row], c[row], mr)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        term = np.where(den > 0, pmf * (n_other[users][row] + num_j) / np.where(den > 0, den, 1), 0)
+    val[users] = np.bincount(row, weights=term, minlength=users.size)
+    return val
