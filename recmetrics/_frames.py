@@ -27,6 +27,7 @@ Which users are evaluated is an explicit policy (``users=``):
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -60,7 +61,9 @@ def _column(frame, col, what, name):
     return values
 
 
-def _numbers(values, col, name, *, nonnegative=False):
+def _numbers(values, col, name, *, nonnegative=False, allow_bool=False):
+    if allow_bool and values.dtype.kind == "b":
+        values = values.astype(np.int8)
     if values.dtype.kind not in "iuf":
         raise TypeError(f"{name} column {col!r} must hold numbers, got dtype {values.dtype}")
     arr = values.to_numpy(dtype=np.float64)
@@ -99,6 +102,13 @@ def _by_user_score(pu, values, skey, n_users, n_text):
     return np.argsort(key, kind="stable")
 
 
+def _take(values, row):
+    """``values[row]`` where ``row >= 0`` (a relevant pair that was predicted), else 0."""
+    if values.shape[0] == 0:  # no prediction at all: every pair is unfound
+        return np.zeros(row.shape[0])
+    return values[np.maximum(row, 0)]
+
+
 def _no_duplicates(frame, user, item, name):
     dup = frame.duplicated(subset=[user, item]).to_numpy()
     if dup.any():
@@ -106,6 +116,55 @@ def _no_duplicates(frame, user, item, name):
         raise ValueError(
             f"{name} holds the pair (user={row[user]!r}, item={row[item]!r}) twice; "
             "each (user, item) pair must appear once"
+        )
+
+
+def _id_kind(values: pd.Series) -> str:
+    """What kind of ids a column holds: 'number', 'text', or pandas' inferred type."""
+    dtype = values.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return _id_kind(pd.Series(dtype.categories))
+    if dtype.kind in "iufb":
+        return "number"
+    inferred = pd.api.types.infer_dtype(values, skipna=True)
+    if inferred in ("string", "unicode", "bytes"):
+        return "text"
+    if inferred in ("integer", "floating", "mixed-integer-float", "decimal", "boolean"):
+        return "number"
+    return inferred
+
+
+def _first(values):
+    v = values.iloc[0]
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _same_id_kind(t_values, p_values, col, what):
+    """Refuse ids that cannot match across the frames (``1`` and ``'1'``); warn on int/float.
+
+    An id of ``truth`` matches one of ``predictions`` only if they are equal
+    values: integer ids in one frame and strings in the other never match, and
+    every user would silently score 0. Integers and floats with the same value
+    do match (``1 == 1.0``), which is most often an artefact of reading a file
+    with missing values: they are aligned, with a warning.
+    """
+    if len(t_values) == 0 or len(p_values) == 0:
+        return
+    tk, pk = _id_kind(t_values), _id_kind(p_values)
+    if tk != pk:
+        raise TypeError(
+            f"the {what} ids cannot match: truth column {col!r} holds {tk} ids "
+            f"(dtype {t_values.dtype}, e.g. {_first(t_values)!r}) and predictions column "
+            f"{col!r} holds {pk} ids (dtype {p_values.dtype}, e.g. {_first(p_values)!r}); "
+            "convert one column to the other's type first"
+        )
+    kinds = {t_values.dtype.kind, p_values.dtype.kind}
+    if tk == "number" and "f" in kinds and kinds & {"i", "u"}:
+        warnings.warn(
+            f"truth column {col!r} has dtype {t_values.dtype} and predictions column {col!r} "
+            f"dtype {p_values.dtype}: {what} ids are matched by value (1 == 1.0)",
+            UserWarning,
+            stacklevel=4,
         )
 
 
@@ -151,9 +210,13 @@ def from_frames(
     predictions : pandas.DataFrame
         One row per predicted (user, item) pair, with a ``score`` column
         (higher first) or a ``rank`` column (1 = first; distinct per user).
+        It may have no rows: every user then has an empty list, and scores 0
+        (the value of a recommender that returned nothing).
     user, item : str
-        Column names of the ids (any hashable values; ``'1'`` and ``1`` are
-        different ids).
+        Column names of the ids (any hashable values). The two frames must
+        hold ids of the same kind: integer ids in one and strings in the
+        other can never match, and raise ``TypeError``; integers and floats
+        are matched by value, with a warning.
     score, rank : str, optional
         The column that orders each user's predictions. Give one of them;
         without either, the column ``'score'`` is used.
@@ -214,11 +277,17 @@ def from_frames(
         np.ones(len(truth))
         if relevance is None
         else _numbers(
-            _column(truth, relevance, "relevance", "truth"), relevance, "truth", nonnegative=True
+            _column(truth, relevance, "relevance", "truth"),
+            relevance,
+            "truth",
+            nonnegative=True,
+            allow_bool=True,
         )
     )
     _no_duplicates(truth, user, item, "truth")
     _no_duplicates(predictions, user, item, "predictions")
+    _same_id_kind(t_user, p_user, user, "user")
+    _same_id_kind(t_item, p_item, item, "item")
 
     uids = _user_index(t_user, p_user, users)
     if len(uids) == 0:
@@ -273,7 +342,7 @@ def from_frames(
         longest = np.zeros(n_users)
         np.maximum.at(longest, pu, values)
         n_ranked = np.maximum(n_ranked, longest)
-        rank_of = np.where(found, values[np.maximum(row, 0)], np.inf)
+        rank_of = np.where(found, _take(values, row), np.inf)
         r = _deterministic(tu, gains, rank_of, n_users, n_ranked, cat)
         return replace(r, user_ids=uids)
 
@@ -299,8 +368,7 @@ def from_frames(
     greater[order] = group_start - user_start
     equal[order] = group_size
     after[order] = np.arange(order.shape[0]) - group_start
-    safe = np.maximum(row, 0)
-    s = np.where(found, values[safe], -np.inf)
+    s = np.where(found, _take(values, row), -np.inf)
     dropped = ~found
     if not retrieve_nonpositive:
         dropped = dropped | (s <= 0)
@@ -309,9 +377,9 @@ def from_frames(
         rc=ti,
         rg=gains,
         s=s,
-        greater=np.where(found, greater[safe], 0.0),
-        equal=np.where(found, equal[safe], 1.0),
-        eq_after=np.where(found, after[safe], 0.0),
+        greater=np.where(found, _take(greater, row), 0.0),
+        equal=np.where(found, _take(equal, row), 1.0),
+        eq_after=np.where(found, _take(after, row), 0.0),
         ties=ties,
         dropped=dropped,
         n_users=n_users,

@@ -240,4 +240,4 @@ def _as_row(x, name):
         return arr.reshape(1, -1)
     if name == "mask":
         return arr.reshape(1, -1)
-    return as_numeric_array(x, name, ndim=1).reshape(1, -1)
+    return as_numeric_array(x, name, ndim=1, allow_bool=name == "y_true").reshape(1, -1)

@@ -47,6 +47,7 @@ def as_numeric_array(
     allow_inf: bool = False,
     nonnegative: bool = False,
     dtype=np.float64,
+    allow_bool: bool = False,
 ) -> np.ndarray:
     """Convert ``x`` to a finite numeric NumPy array or raise a clear error.
 
@@ -66,6 +67,10 @@ def as_numeric_array(
         Whether negative values are rejected.
     dtype : numpy dtype
         The dtype of the returned array.
+    allow_bool : bool
+        Whether booleans are read as 0/1 (relevance labels such as
+        ``test > 0``); otherwise they are refused, since a boolean rating or
+        score is most likely a mistake.
 
     Examples
     --------
@@ -109,6 +114,8 @@ def as_numeric_array(
                 f"{name} holds integers beyond 2**53, which float64 cannot represent exactly"
             )
         raw = raw.astype(np.float64)
+    if raw.dtype.kind == "b" and allow_bool:
+        raw = raw.astype(np.int8)
     if raw.dtype.kind == "b":
         raise TypeError(
             f"{name} must contain numbers, got booleans; convert with .astype(int) if intended"
@@ -323,3 +330,76 @@ def check_seed(seed) -> np.random.Generator:
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
     return np.random.default_rng(int(seed))
+
+
+def check_probability(x, name: str, *, open: bool = True) -> float:
+    """Return ``x`` as a float in (0, 1) (``open=True``) or [0, 1] (``open=False``), or raise.
+
+    For significance levels, confidence levels and powers: a bool, a string
+    or ``None`` raises :class:`TypeError`; NaN or a value outside the
+    interval (such as ``95`` for a 95 % level) raises :class:`ValueError`.
+
+    Examples
+    --------
+    >>> check_probability(0.05, "alpha")
+    0.05
+    >>> check_probability(95, "level")
+    Traceback (most recent call last):
+    ...
+    ValueError: level must be a number in (0, 1), got 95
+    """
+    interval = "(0, 1)" if open else "[0, 1]"
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+        raise TypeError(f"{name} must be a number in {interval}, got {x!r} of type {_describe(x)}")
+    value = float(x)
+    inside = (0.0 < value < 1.0) if open else (0.0 <= value <= 1.0)
+    if not inside:  # also NaN
+        raise ValueError(f"{name} must be a number in {interval}, got {x!r}")
+    return value
+
+
+def check_count(x, name: str, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """Return ``x`` as a Python int in [``minimum``, ``maximum``], or raise.
+
+    Only integers (Python or NumPy, not bools) are counts: a float such as
+    ``1e4`` raises :class:`TypeError` rather than being truncated.
+
+    Examples
+    --------
+    >>> check_count(2000, "n_resamples")
+    2000
+    >>> check_count(0, "n_resamples")
+    Traceback (most recent call last):
+    ...
+    ValueError: n_resamples must be an integer >= 1, got 0
+    """
+    bound = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum}]"
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Integral):
+        raise TypeError(f"{name} must be an integer {bound}, got {x!r} of type {_describe(x)}")
+    if x < minimum or (maximum is not None and x > maximum):
+        raise ValueError(f"{name} must be an integer {bound}, got {x!r}")
+    return int(x)
+
+
+def check_seed_or_none(seed) -> np.random.Generator:
+    """Like :func:`check_seed`, and ``None`` gives a generator seeded from fresh OS entropy.
+
+    Examples
+    --------
+    >>> isinstance(check_seed_or_none(None), np.random.Generator)
+    True
+    >>> check_seed_or_none(1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: seed must be None, a non-negative integer or a numpy.random.Generator, got 1.5 ...
+    """
+    if seed is None:
+        return np.random.default_rng()
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+        raise TypeError(
+            "seed must be None, a non-negative integer or a numpy.random.Generator, got "
+            f"{seed!r} of type {_describe(seed)}"
+        )
+    return check_seed(seed)

@@ -41,7 +41,7 @@ AUC_AVERAGES = ("user", "weighted", "global")
 
 
 def _binary_vectors(y_true, y_score):
-    t = as_numeric_array(y_true, "y_true", ndim=1)
+    t = as_numeric_array(y_true, "y_true", ndim=1, allow_bool=True)
     s = as_numeric_array(y_score, "y_score", ndim=1)
     check_same_length(t, s, "y_true", "y_score")
     if not np.isin(t, (0, 1)).all():
@@ -177,7 +177,11 @@ def auc(
             raise TypeError(
                 "n_items does not apply to (y_true, y_score): the catalogue is the columns"
             )
-        t = as_numeric_array(a, "y_true", ndim=(1, 2)) if not hasattr(a, "toarray") else a.toarray()
+        t = (
+            as_numeric_array(a, "y_true", ndim=(1, 2), allow_bool=True)
+            if not hasattr(a, "toarray")
+            else a.toarray()
+        )
         s = as_numeric_array(b, "y_score", ndim=(1, 2))
         check_same_length(t, s, "y_true", "y_score")
         m = (

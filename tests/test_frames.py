@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import pytrec_eval
+import scipy.sparse as sp
 
 import recmetrics as rm
 
@@ -272,3 +273,55 @@ def test_by_user_score_equals_lexsort(with_text):
     # the fallback when the combined key would overflow int64
     got = _by_user_score(pu, values, skey, 2**61, n if with_text else 1)
     np.testing.assert_array_equal(got, want)
+
+
+# --------------------------------------------------------------------------
+# natural mistakes with ids, empty predictions, boolean relevance
+def _pair():
+    truth = pd.DataFrame({"user": [1, 1, 2], "item": [10, 11, 12]})
+    preds = pd.DataFrame({"user": [1, 1, 2, 2], "item": [10, 13, 12, 11], "score": [4, 3, 2, 1]})
+    return truth, preds
+
+
+@pytest.mark.parametrize("col", ["user", "item"])
+def test_ids_of_different_kinds_raise_naming_both_columns(col):
+    truth, preds = _pair()
+    with pytest.raises(TypeError, match=rf"truth column '{col}' holds number ids.*predictions"):
+        rm.evaluate(truth, preds.assign(**{col: preds[col].astype(str)}), ["ndcg@10"])
+    with pytest.raises(TypeError, match=rf"truth column '{col}' holds text ids"):
+        rm.evaluate(truth.assign(**{col: truth[col].astype(str)}), preds, ["ndcg@10"])
+
+
+def test_integer_and_float_ids_are_aligned_with_a_warning():
+    truth, preds = _pair()
+    want = rm.evaluate(truth, preds, ["ndcg@10", "map@10"])
+    with pytest.warns(UserWarning, match="matched by value"):
+        got = rm.evaluate(
+            truth, preds.assign(item=preds["item"].astype(float)), ["ndcg@10", "map@10"]
+        )
+    pd.testing.assert_series_equal(got, want)
+
+
+def test_predictions_without_rows_score_zero_for_every_user():
+    truth, preds = _pair()
+    for empty in (preds.iloc[:0], preds.iloc[:0].rename(columns={"score": "rank"})):
+        kw = {"rank": "rank"} if "rank" in empty else {}
+        got = rm.evaluate(truth, empty, ["ndcg@10", "precision@5", "mrr"], per_user=True, **kw)
+        assert got.index.tolist() == [1, 2]
+        assert (got.to_numpy() == 0).all()
+
+
+def test_boolean_relevance_is_read_as_zero_one():
+    truth, preds = _pair()
+    graded = truth.assign(rel=[1, 0, 1])
+    flags = truth.assign(rel=[True, False, True])
+    want = rm.evaluate(graded, preds, ["ndcg@10", "recall@2"], relevance="rel")
+    got = rm.evaluate(flags, preds, ["ndcg@10", "recall@2"], relevance="rel")
+    pd.testing.assert_series_equal(got, want)
+    y_true = np.array([[True, False, True], [False, False, True]])
+    y_score = np.array([[0.3, 0.2, 0.9], [0.5, 0.1, 0.4]])
+    want = rm.evaluate(y_true.astype(int), y_score, ["ndcg@2", "auc", "map"])
+    for form in (y_true, sp.csr_matrix(y_true), y_true.tolist()):
+        pd.testing.assert_series_equal(rm.evaluate(form, y_score, ["ndcg@2", "auc", "map"]), want)
+    assert rm.ndcg(y_true[0], y_score[0]) == rm.ndcg(y_true[0].astype(int), y_score[0])
+    assert rm.ndcg([True, False, True]) == rm.ndcg([1, 0, 1])

@@ -137,7 +137,7 @@ def from_gains(gains) -> Ranking:
     >>> r.ranks().tolist(), r.gain.tolist()
     ([1.0, 2.0, 3.0, 5.0, 6.0], [3.0, 2.0, 3.0, 1.0, 2.0])
     """
-    g = as_numeric_array(gains, "gains", ndim=1, nonnegative=True)
+    g = as_numeric_array(gains, "gains", ndim=1, nonnegative=True, allow_bool=True)
     pos = np.flatnonzero(g > 0)
     n = g.shape[0]
     return _deterministic(np.zeros(pos.shape[0], dtype=np.int64), g[pos], pos + 1.0, 1, [n], [n])

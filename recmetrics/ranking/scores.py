@@ -284,13 +284,13 @@ def from_scores(
         if isinstance(y_true, np.ndarray) and y_true.dtype.kind in "iufb":
             T = y_true
         else:
-            T = as_numeric_array(y_true, "y_true", ndim=2)
+            T = as_numeric_array(y_true, "y_true", ndim=2, allow_bool=True)
         t_shape = T.shape
         y_true = T
     if t_shape != shape:
         raise ValueError(f"y_true and y_score must have the same shape, got {t_shape} and {shape}")
     t_ptr, rc, rg = _csr_of(y_true, "y_true", shape)
-    rg = as_numeric_array(rg, "y_true", ndim=1, allow_empty=True)
+    rg = as_numeric_array(rg, "y_true", ndim=1, allow_empty=True, allow_bool=True)
     if np.any(rg < 0):
         raise ValueError(f"y_true must be non-negative (gains), found {rg[rg < 0][0]!r}")
     ru = np.repeat(np.arange(n_users), np.diff(t_ptr))
