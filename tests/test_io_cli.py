@@ -206,7 +206,7 @@ def test_cli_errors_and_help(tmp_path, trec_files):
     res = in_process("evaluate", qpath, tmp_path / "missing.txt")
     assert res.returncode == 1 and "RUN: no such file" in res.stderr
     res = in_process("evaluate", qpath, rpath, "-m", "mrr@10", "--convention", "trec_eval")
-    assert res.returncode == 1 and "mrr" in res.stderr and "Traceback" not in res.stderr
+    assert res.returncode == 2 and "mrr" in res.stderr and "Traceback" not in res.stderr
     res = run_cli("evaluate", qpath)
     assert res.returncode == 2 and "required" in res.stderr
     res = in_process("evaluate", "--help")
@@ -376,9 +376,9 @@ def test_cli_options_and_mixed_inputs(tmp_path, trec_files):
     assert json.loads(res.stdout)["ndcg@2"] == pytest.approx(1.0)
     # options that do not apply to TREC files
     res = in_process("evaluate", qpath, rpath, "--relevance", "grade")
-    assert res.returncode == 1 and "--relevance applies to tables" in res.stderr
+    assert res.returncode == 2 and "--relevance applies to tables" in res.stderr
     res = in_process("evaluate", qpath, rpath, "--score", "x")
-    assert res.returncode == 1 and "a TREC run has the columns" in res.stderr
+    assert res.returncode == 2 and "a TREC run has the columns" in res.stderr
 
 
 @pytest.mark.parametrize("grade", ["inf", "1e30", "nan"])
