@@ -136,6 +136,14 @@ def as_ranking(
                 "recommended must be an ordered sequence of item ids (best first), got "
                 f"{type(a).__name__}"
             )
+        nested = next((x for x in a if _is_listlike(x) or _is_relevant_collection(x)), None)
+        if nested is not None:
+            raise TypeError(
+                f"the second argument (y_score) is a {type(b).__name__}, so the first is read "
+                "as ONE ranked list of item ids, but it holds a sequence "
+                f"({nested!r:.40}); for a matrix y_true pass y_score as an array of scores, "
+                "for several users pass one set or dict of relevant items per user"
+            )
         return from_lists([a], [b], n_items=n_items), True
     if (
         _is_listlike(b)
@@ -181,7 +189,7 @@ def as_ranking(
             f"items, or a list of them; got {type(b).__name__}"
         )
     one_user = not sp.issparse(a) and _ndim(a, "y_true") == 1
-    if not sp.issparse(a) and np.shape(a) != np.shape(b):
+    if not sp.issparse(a) and _shape(a, "y_true") != _shape(b, "y_score"):
         raise ValueError(
             f"y_true and y_score must have the same shape, got {np.shape(a)} and {np.shape(b)}"
             + _IDS_HINT
@@ -208,6 +216,16 @@ _IDS_HINT = (
     " (for ranked lists of item ids, pass each user's relevant items as a set or dict: "
     "two sequences are read as y_true and y_score)"
 )
+
+
+def _shape(x, name):
+    """The shape of an array-like, with a clear error for a ragged one."""
+    try:
+        return np.shape(x)
+    except ValueError:
+        raise ValueError(
+            f"{name} must be a rectangular array of numbers, got a ragged sequence" + _IDS_HINT
+        ) from None
 
 
 def _ndim(x, name):

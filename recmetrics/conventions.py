@@ -49,7 +49,7 @@ import pandas as pd
 
 from . import _registry
 from ._docs import fill_doc
-from ._validation import check_choice
+from ._validation import check_choice, check_k
 
 __all__ = [
     "PRESETS",
@@ -350,9 +350,16 @@ def resolve(convention, passed):
     ...
     ValueError: convention='recbole' (RecBole 1.2.1) sets ap_denominator='min', but ...
     """
+    if not isinstance(passed, dict):
+        raise TypeError(
+            f"passed must be a dict of convention keywords, got {type(passed).__name__}"
+        )
     unknown = set(passed) - set(CONVENTION_KEYWORDS)
     if unknown:
-        raise TypeError(f"not convention keywords: {sorted(unknown)}")
+        raise TypeError(
+            f"passed holds keys that are not convention keywords: {sorted(map(repr, unknown))}; "
+            f"the keywords are {list(CONVENTION_KEYWORDS)}"
+        )
     if convention is None:
         options = {}
         for key, value in passed.items():
@@ -423,6 +430,11 @@ def check_supported(convention, base, k):
     ...
     ValueError: scikit-learn provides no 'precision' (convention='sklearn' has: ...)
     """
+    check_choice(convention, "convention", tuple(PRESETS))
+    if not isinstance(base, str):
+        raise TypeError(f"base must be a metric name (str), got {base!r}")
+    base = _registry.get(base).name  # an unknown name raises, naming the known ones
+    k = check_k(k, "k", allow_none=True)
     sup = SUPPORTED[convention]
     lib = LIBRARIES[convention]["library"]
     if base not in sup:

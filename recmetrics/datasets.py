@@ -39,6 +39,10 @@ ITEM_POPULARITY = 0.8
 ACTIVITY_SPREAD = 1.0
 
 
+# the largest number of users or items synthetic_ratings generates in memory
+_MAX_SIZE = 10**8
+
+
 @fill_doc
 def synthetic_ratings(
     n_users: int = 200,
@@ -154,6 +158,11 @@ def synthetic_ratings(
     """
     n_users = check_k(n_users, "n_users")
     n_items = check_k(n_items, "n_items")
+    for size, name in ((n_users, "n_users"), (n_items, "n_items")):
+        if size > _MAX_SIZE:
+            raise ValueError(
+                f"{name} must be at most {_MAX_SIZE:,} (a frame held in memory), got {size}"
+            )
     if n_items < 2:
         raise ValueError(f"n_items must be at least 2, got {n_items}")
     mean_ratings_per_user = check_positive_number(mean_ratings_per_user, "mean_ratings_per_user")

@@ -64,6 +64,7 @@ def evaluate(
     popularity=None,
     features=None,
     history=None,
+    items=None,
 ):
     """Evaluate several metrics on one ranking computed once.
 
@@ -157,6 +158,15 @@ def evaluate(
         from the primitive list of ``serendipity``): a long DataFrame
         ``(user, item)`` (user ids; row positions for matrices and lists), a
         users x items sparse matrix (matrices), or one collection per user.
+    items : array-like, optional
+        Score matrices only: the item id of each column. The top-``k``
+        lists of column positions are then matched by id with
+        ``popularity``, ``features`` and ``history`` (and the columns of a
+        sparse ``history``). Without it, that item data must be keyed by
+        the column positions ``0 .. n_items - 1`` themselves: item data
+        keyed by anything else (e.g. MovieLens movie ids) raise
+        ``ValueError`` asking for ``items=``, instead of being matched by
+        position silently.
     convention : str, optional
         Reproduce one library's variant of every metric: ``'trec_eval'``,
         ``'sklearn'``, ``'ranx'``, ``'torchmetrics'``, ``'recbole'``,
@@ -277,7 +287,12 @@ def evaluate(
         raise ValueError("metrics is empty; ask for at least one metric")
     if len(set(metrics)) != len(metrics):
         raise ValueError("metrics contains a name twice")
-    item_data = {"popularity": popularity, "features": features, "history": history}
+    item_data = {
+        "popularity": popularity,
+        "features": features,
+        "history": history,
+        "items": items,
+    }
     if any(spec.kind != "ranking" for _, spec, _ in parsed):
         same = dict(
             ranks=ranks,
@@ -512,7 +527,7 @@ def _evaluate_with_beyond(y_true, y_score, parsed, per_user, same, item_data):
             "no per-user values; ask for it with per_user=False"
         )
     table = evaluate(y_true, y_score, ranking, per_user=True, **same) if ranking else None
-    lists, truth, n_cols = _recommended_lists(y_true, y_score, parsed, same)
+    lists, truth, n_cols = _recommended_lists(y_true, y_score, parsed, same, item_data["items"])
     if same["n_items"] is None and n_cols is not None:
         same = dict(same, n_items=n_cols)
     columns, scalars = {}, {}
@@ -569,10 +584,20 @@ def _evaluate_with_beyond(y_true, y_score, parsed, per_user, same, item_data):
     )
 
 
-def _recommended_lists(y_true, y_score, parsed, same):
-    """The recommended lists (read once), the relevant items, and the catalogue size if known."""
+def _recommended_lists(y_true, y_score, parsed, same, items=None):
+    """The recommended lists (read once), the relevant items, and the catalogue size if known.
+
+    For a score matrix the lists hold column positions: with ``items`` (the
+    id of each column) they are read as those ids; without, item data must
+    be keyed by the positions themselves (checked by recmetrics.beyond).
+    """
     form = input_form(y_true, y_score, same["ranks"])
     ks = [k for _, spec, k in parsed if spec.kind != "ranking"]
+    if items is not None and form != "scores":
+        raise TypeError(
+            "items= applies only to score matrices (it names the item of each column); "
+            f"these inputs are {form}, which hold item ids already"
+        )
     if form == "frames":
         lists = _read_lists(
             y_score,
@@ -609,10 +634,14 @@ def _recommended_lists(y_true, y_score, parsed, same):
         S = np.asarray(y_score) if not isinstance(y_score, np.ndarray) else y_score
         if S.ndim != 2:
             raise TypeError("beyond-accuracy metrics need one row of scores per user (2-D)")
-        lists = _read_lists(top_k(S, max(ks), mask=same["mask"]))
+        columns = None if items is None else _beyond._columns(items, S.shape[1], "y_score")
+        lists = _read_lists(
+            top_k(S, max(ks), mask=same["mask"]), items=columns, n_positions=S.shape[1]
+        )
         T = sp.coo_matrix(y_true) if not sp.issparse(y_true) else y_true.tocoo()
         pos = T.data > 0
-        truth = pd.DataFrame({"user": T.row[pos], "item": T.col[pos]})
+        col = T.col[pos] if columns is None else columns.to_numpy()[T.col[pos]]
+        truth = pd.DataFrame({"user": T.row[pos], "item": col})
         return lists, truth, S.shape[1]
     raise TypeError(
         f"beyond-accuracy metrics need recommended lists (data frames, ranked lists or a score "
@@ -657,7 +686,10 @@ def _check_score_dtype(score_dtype):
 
 def _cast_scores(y_score, dtype, convention):
     """Scores cast to ``dtype``, with a clear error where the cast overflows."""
-    arr = y_score if isinstance(y_score, np.ndarray) else np.asarray(y_score)
+    try:
+        arr = y_score if isinstance(y_score, np.ndarray) else np.asarray(y_score)
+    except ValueError:  # ragged: the ranking builder reports it
+        return y_score
     if arr.dtype.kind not in "iuf":
         return y_score  # the ranking builder reports what is wrong with it
     if dtype == "float32" and arr.size:
@@ -735,6 +767,13 @@ def compare_conventions(
     trec_eval  0.5  0.3333  0.3333  0.6131  1.0  0.7222
     recbole    0.5  0.3333  0.5000  0.6131  1.0     NaN
     """
+    k = check_k(k, "k")
+    if conventions is not None and (
+        isinstance(conventions, str) or not isinstance(conventions, (list, tuple))
+    ):
+        raise TypeError(
+            f"conventions must be a list of preset names, got {type(conventions).__name__}"
+        )
     names = list(_conv.PRESETS) if conventions is None else list(conventions)
     cols = {
         f"P@{k}": ("precision", k),

@@ -125,7 +125,9 @@ def item_knn(train, *, neighbours=100):
     from implicit.nearest_neighbours import CosineRecommender
 
     m = _train_matrix(train)
-    model = CosineRecommender(K=_positive_int(neighbours, "neighbours"), num_threads=1)
+    # more neighbours than items means every item (implicit's K is a C integer)
+    k = min(_positive_int(neighbours, "neighbours"), max(int(m.shape[1]), 1))
+    model = CosineRecommender(K=k, num_threads=1)
     with warnings.catch_warnings():  # implicit notes its own internal format conversions
         warnings.simplefilter("ignore")
         model.fit(m, show_progress=False)

@@ -30,7 +30,7 @@ import numpy as np
 from ._docs import fill_doc
 from ._inputs import as_ranking
 from ._metric_core import expected_sum, finish, prefix_table
-from ._validation import check_choice, check_k, check_positive_number
+from ._validation import as_numeric_array, check_choice, check_k, check_positive_number
 from .ranking import Ranking
 
 __all__ = ["cg", "dcg", "idcg", "ndcg", "GAINS", "IDCG_MODES", "DISCOUNTS", "discount"]
@@ -126,7 +126,9 @@ def discount(positions, log_base=2.0, kind="log"):
     """
     check_choice(kind, "discount", DISCOUNTS)
     b = _check_log_base(log_base)
-    pos = np.asarray(positions, dtype=np.float64)
+    pos = as_numeric_array(positions, "positions", allow_empty=True)
+    if np.any(pos < 1):
+        raise ValueError(f"positions must be >= 1 (1-based), found {pos[pos < 1].flat[0]:g}")
     if kind == "jarvelin":
         return 1.0 / np.maximum(1.0, np.log(pos) / np.log(b))
     return np.log(b) / np.log1p(pos)
