@@ -276,6 +276,8 @@ def _check_usage(args):
 
     if args.score is not None and args.rank is not None:
         raise ValueError("give --score or --rank, not both")
+    if args.user == args.item:
+        raise ValueError(f"--user and --item name the same column {args.user!r}")
     labelled = _measures(args)
     seen = {}
     for label, metric in labelled:
@@ -300,13 +302,20 @@ def _check_usage(args):
             "trec: by its name, or --truth-format)"
         )
     runs = _run_paths(args)
-    if any(_format(r, args.run_format) == "trec" for r in runs) and (
-        args.score is not None or args.rank not in (None, "rank")
-    ):
+    trec_run = any(_format(r, args.run_format) == "trec" for r in runs)
+    if trec_run and (args.score is not None or args.rank not in (None, "rank")):
         raise ValueError(
             "a TREC run has the columns 'score' and 'rank': use --rank rank to evaluate "
             "the written ranks, nothing to order by the scores (trec_eval's order)"
         )
+    trec = {"relevance"} if _format(args.qrels, args.truth_format) == "trec" else set()
+    trec |= {"score", "rank", "tag"} if trec_run else set()
+    for option, column in (("--user", args.user), ("--item", args.item)):
+        if column in trec:
+            raise ValueError(
+                f"{option} {column!r} is the name of a TREC file's {column} column; choose "
+                "another name"
+            )
     args.labelled = labelled
     if args.command == "compare":
         if len(runs) < 2:
@@ -406,10 +415,12 @@ def _read_inputs(truth_path, run_path, args):
         cols = [user, item] + ([relevance] if relevance else [])
         truth = read_table(truth_path, columns=cols, progress=args.progress, format=t_fmt,
                            text_columns=[user, item] if ids_as_text else None)  # fmt: skip
-        if relevance is not None:
-            _table_numbers(truth, relevance, truth_path)
     if truth.empty:
-        raise ValueError(f"{truth_path}: no judgement (an empty file); nothing to evaluate")
+        raise ValueError(
+            f"{truth_path}: no judgement (an empty file or table); nothing to evaluate"
+        )
+    if t_fmt != "trec" and relevance is not None:
+        _table_numbers(truth, relevance, truth_path)
     if relevance is not None:
         # as trec_eval: grades below 1 are judged non-relevant and carry no gain
         truth[relevance] = truth[relevance].clip(lower=0)
@@ -422,13 +433,14 @@ def _read_inputs(truth_path, run_path, args):
         run = read_table(run_path, columns=[user, item, order], progress=args.progress,
                          format=r_fmt,
                          text_columns=[user, item] if ids_as_text else None)  # fmt: skip
-        _table_numbers(run, order, run_path, rank=bool(args.rank))
         score, rank = (None, order) if args.rank else (order, None)
     if run.empty:
         raise ValueError(
-            f"{run_path}: no prediction (an empty run); an empty run is refused, as trec_eval "
-            "refuses one"
+            f"{run_path}: no prediction (an empty file or table); an empty run is refused, as "
+            "trec_eval refuses one"
         )
+    if r_fmt != "trec":
+        _table_numbers(run, score or rank, run_path, rank=rank is not None)
     return truth, run, user, item, relevance, score, rank
 
 

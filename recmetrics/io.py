@@ -598,7 +598,7 @@ def write_trec_qrels(truth, path, *, user="user", item="item", relevance=None):
 
     def fmt(part):
         lines = part["user"] + " 0 " + part["item"] + " " + part["relevance"].astype(str)
-        return "".join(line + "\n" for line in lines)
+        return "\n".join(lines.tolist()) + "\n"
 
     _write_atomic(target, _blocks(out, fmt))
 
@@ -668,11 +668,9 @@ def write_trec_run(predictions, path, *, user="user", item="item", score="score"
     out["rank"] = out.groupby("user", sort=False).cumcount() + 1
 
     def fmt(part):
-        scores = [repr(s) for s in part["score"].tolist()]  # shortest exact decimal
-        return "".join(
-            f"{u} Q0 {i} {r} {s} {tag}\n"
-            for u, i, r, s in zip(part["user"], part["item"], part["rank"], scores, strict=True)
-        )
+        columns = (part[c].tolist() for c in ("user", "item", "rank", "score"))
+        # repr: the shortest decimal that reads back to the same float64
+        return "".join(f"{u} Q0 {i} {r} {s!r} {tag}\n" for u, i, r, s in zip(*columns, strict=True))
 
     _write_atomic(target, _blocks(out, fmt))
 
@@ -767,13 +765,18 @@ def read_table(path, *, columns=None, sep=None, progress=False, text_columns=Non
                     raw, "read", total=p.stat().st_size, desc=p.name, unit="B",
                     unit_scale=True, disable=not progress,
                 ) as handle,
+                warnings.catch_warnings(),
             ):  # fmt: skip
+                # a row longer than the header: an error (by default pandas would
+                # silently turn the first column into the index)
+                warnings.simplefilter("error", pd.errors.ParserWarning)
                 frame = pd.read_csv(
                     handle,
                     sep=sep or ("\t" if fmt == "tsv" else ","),
                     compression=_compression(p),
                     dtype=dict.fromkeys(text_columns, str) if text_columns else None,
                     encoding="utf-8",
+                    index_col=False,
                 )
     except ImportError as err:
         if fmt == "parquet":
@@ -784,6 +787,8 @@ def read_table(path, *, columns=None, sep=None, progress=False, text_columns=Non
         raise _missing_compressor(p, err) from None
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as err:
         raise ValueError(f"{p}: cannot be read as {fmt} ({err})") from None
+    except pd.errors.ParserWarning as err:
+        raise ValueError(f"{p}: a row has more fields than the header ({err})") from None
     except _read_errors() as err:
         raise _cannot_read(p, err) from None
     except ValueError as err:  # pyarrow's ArrowInvalid, fastparquet's errors

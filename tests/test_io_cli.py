@@ -398,3 +398,226 @@ def test_writers_reject_what_readers_reject(tmp_path):
     missing = pd.DataFrame({"user": [1, None], "item": ["a", "b"], "score": [0.5, 0.4]})
     with pytest.raises(ValueError, match="must not be missing"):
         io.write_trec_run(missing, tmp_path / "r")
+
+
+# --------------------------------------------------------------------------
+# empty files, compression, and what the writers refuse
+@pytest.mark.parametrize("suffix", ["", ".gz"])
+def test_empty_files_have_the_dtypes_of_full_ones(tmp_path, suffix):
+    import gzip
+
+    full_q, full_r = tmp_path / f"fq{suffix}", tmp_path / f"fr{suffix}"
+    empty_q, empty_r = tmp_path / f"eq{suffix}", tmp_path / f"er{suffix}"
+    opener = gzip.open if suffix else open
+    for path, text in [(full_q, "q 0 d 1\n"), (full_r, "q Q0 d 1 0.5 t\n"), (empty_q, ""),
+                       (empty_r, "\n  \n")]:  # fmt: skip
+        with opener(path, "wt") as f:
+            f.write(text)
+    for read, full, empty in [(io.read_trec_qrels, full_q, empty_q),
+                              (io.read_trec_run, full_r, empty_r)]:  # fmt: skip
+        a, b = read(full), read(empty)
+        assert len(b) == 0 and len(a) == 1
+        assert b.dtypes.to_dict() == a.dtypes.to_dict()
+
+
+def _gz(text):
+    import gzip
+
+    return gzip.compress(text.encode())
+
+
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("q.gz", b"not gzip at all", "cannot be read as gzip (BadGzipFile"),
+        ("q.gz", _gz("q1 0 d1 1\n" * 50)[:-12], "cannot be read as gzip (EOFError"),
+        ("q.bz2", b"not bzip2", "cannot be read as bz2"),
+        ("q.xz", b"not xz", "cannot be read as xz (LZMAError"),
+        ("q.txt", "q\u00e9 0 d1 1\n".encode("latin-1"), "not UTF-8 text"),
+    ],
+)
+def test_unreadable_files_name_the_file(tmp_path, name, content, message):
+    (tmp_path / name).write_bytes(content)
+    for read in (io.read_trec_qrels, io.read_trec_run):
+        with pytest.raises(ValueError) as err:
+            read(tmp_path / name)
+        assert str(err.value).startswith(f"{tmp_path / name}: ") and message in str(err.value)
+
+
+def test_reader_options_are_checked(tmp_path):
+    (tmp_path / "q").write_text("q 0 d 1\n")
+    with pytest.raises(TypeError, match="progress must be True or False"):
+        io.read_trec_qrels(tmp_path / "q", progress="yes")
+    with pytest.raises(ValueError, match="chunk_lines must be an integer >= 1"):
+        io.read_trec_qrels(tmp_path / "q", chunk_lines=0)
+    with pytest.raises(IsADirectoryError, match="is a folder"):
+        io.read_trec_run(tmp_path)
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz"])
+def test_writers_compress_by_name(tmp_path, suffix):
+    truth = pd.DataFrame({"user": ["1", "1", "2"], "item": ["a", "b", "c"], "g": [2, 0, 1]})
+    pred = truth.assign(s=[0.5, 1 / 3, 2.0])
+    io.write_trec_qrels(truth, tmp_path / f"q{suffix}", relevance="g")
+    io.write_trec_run(pred, tmp_path / f"r{suffix}", score="s")
+    io.write_trec_qrels(truth, tmp_path / "q", relevance="g")
+    io.write_trec_run(pred, tmp_path / "r", score="s")
+    assert (tmp_path / f"q{suffix}").read_bytes() != (tmp_path / "q").read_bytes()
+    pd.testing.assert_frame_equal(
+        io.read_trec_qrels(tmp_path / f"q{suffix}"), io.read_trec_qrels(tmp_path / "q")
+    )
+    pd.testing.assert_frame_equal(
+        io.read_trec_run(tmp_path / f"r{suffix}"), io.read_trec_run(tmp_path / "r")
+    )
+
+
+GOOD = pd.DataFrame({"user": ["u1", "u1", "u2"], "item": ["a", "b", "c"],
+                     "score": [0.5, 0.25, 1.0], "g": [1, 0, 2]})  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "column, values, error, message",
+    [
+        ("g", [1, np.inf, 0], ValueError, "column 'g' must hold integer grades below 2**53"),
+        ("g", [1, -np.inf, 0], ValueError, "got -inf in row 1"),
+        ("g", [1, np.nan, 0], ValueError, "got nan in row 1"),
+        ("g", [1, 0.5, 0], ValueError, "got 0.5 in row 1"),
+        ("g", [1, 2.0**53, 0], ValueError, "got 9007199254740992.0 in row 1"),
+        ("g", pd.array([1, None, 0], dtype="Int64"), ValueError, "got <NA> in row 1"),
+        ("g", ["1", "2", "0"], TypeError, "column 'g' must hold numbers"),
+        ("user", ["u1", "u 1", "u2"], ValueError, "got 'u 1' in row 1"),
+        ("user", ["u1", "u\t1", "u2"], ValueError, "no whitespace"),
+        ("user", ["u1", "#u", "u2"], ValueError, "must not start with '#'"),
+        ("item", ["a", "b\x00", "c"], ValueError, "NUL"),
+        ("item", ["a", "", "c"], ValueError, "non-empty"),
+        ("item", ["a", None, "c"], ValueError, "item ids must not be missing"),
+        ("item", ["a", "b\u2028", "c"], ValueError, "whitespace"),
+    ],
+)
+def test_write_trec_qrels_refuses(tmp_path, column, values, error, message):
+    target = tmp_path / "qrels.txt"
+    target.write_text("old content\n")
+    with pytest.raises(error) as err:
+        io.write_trec_qrels(GOOD.assign(**{column: values}), target, relevance="g")
+    assert message in str(err.value)
+    assert target.read_text() == "old content\n"  # untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["qrels.txt"]
+
+
+@pytest.mark.parametrize(
+    "column, values, error, message",
+    [
+        ("score", [0.5, np.nan, 1.0], ValueError, "column 'score' must hold finite numbers"),
+        ("score", [0.5, np.inf, 1.0], ValueError, "got inf in row 1"),
+        ("score", ["0.5", "1", "2"], TypeError, "must hold numbers (a bool, integer or float"),
+        ("score", [1 + 1j, 2, 3], TypeError, "got dtype complex128"),
+        ("user", ["u1", "#x", "u2"], ValueError, "must not start with '#'"),
+        ("item", ["a", "b c", "c"], ValueError, "got 'b c' in row 1"),
+    ],
+)
+def test_write_trec_run_refuses(tmp_path, column, values, error, message):
+    target = tmp_path / "run.txt"
+    target.write_text("old content\n")
+    with pytest.raises(error) as err:
+        io.write_trec_run(GOOD.assign(**{column: values}), target)
+    assert message in str(err.value)
+    assert target.read_text() == "old content\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.txt"]
+
+
+def test_writer_arguments(tmp_path):
+    with pytest.raises(ValueError, match="tag must be a non-empty string"):
+        io.write_trec_run(GOOD, tmp_path / "r", tag="a b")
+    with pytest.raises(TypeError, match="user must be a column name"):
+        io.write_trec_run(GOOD, tmp_path / "r", user=0)
+    with pytest.raises(TypeError, match="path must be a file path"):
+        io.write_trec_run(GOOD, 3)
+    with pytest.raises(IsADirectoryError, match="is a folder"):
+        io.write_trec_run(GOOD, tmp_path)
+    with pytest.raises(FileNotFoundError, match="no such folder"):
+        io.write_trec_qrels(GOOD, tmp_path / "missing" / "q")
+    assert list(tmp_path.iterdir()) == []
+    # an integer score column, a bool grade column and an empty frame are fine
+    io.write_trec_run(GOOD.assign(score=[3, 2, 1]), tmp_path / "r")
+    assert io.read_trec_run(tmp_path / "r")["score"].tolist() == [3.0, 2.0, 1.0]
+    io.write_trec_qrels(GOOD.assign(g=[True, False, True]), tmp_path / "q", relevance="g")
+    assert io.read_trec_qrels(tmp_path / "q")["relevance"].tolist() == [1, 0, 1]
+    io.write_trec_qrels(GOOD.iloc[:0], tmp_path / "e")
+    assert (tmp_path / "e").read_text() == "" and len(io.read_trec_qrels(tmp_path / "e")) == 0
+
+
+@pytest.mark.parametrize("fail", ["fsync", "replace", "write"])
+def test_writers_leave_the_target_whole_on_error(tmp_path, monkeypatch, fail):
+    """A failure midway (a full disk) leaves the old file, and no temporary file."""
+    import errno
+    import os
+
+    target = tmp_path / "run.txt"
+    target.write_text("old content\n")
+
+    def full_disk(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if fail == "write":
+        monkeypatch.setattr(io, "_WRITE_ROWS", 1)  # one block per row
+        real = io._blocks
+
+        def blocks(frame, fmt):
+            for i, block in enumerate(real(frame, fmt)):
+                if i == 2:
+                    full_disk()
+                yield block
+
+        monkeypatch.setattr(io, "_blocks", blocks)
+    else:
+        monkeypatch.setattr(os, fail, full_disk)
+    with pytest.raises(OSError, match="No space left on device"):
+        io.write_trec_run(GOOD, target)
+    with pytest.raises(OSError, match="No space left on device"):
+        io.write_trec_qrels(GOOD, target)
+    assert target.read_text() == "old content\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["run.txt"]
+
+
+def test_writers_keep_mode_and_links(tmp_path):
+    import os
+    import stat
+
+    target = tmp_path / "run.txt"
+    io.write_trec_run(GOOD, target)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
+    target.chmod(0o640)
+    io.write_trec_run(GOOD.assign(score=[1.0, 2.0, 3.0]), target)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    io.write_trec_run(GOOD, link)
+    assert link.is_symlink() and io.read_trec_run(target)["score"].tolist() == [0.5, 0.25, 1.0]
+
+
+def test_read_table_format_and_completeness(tmp_path):
+    (tmp_path / "t.dat").write_text("user\titem\tscore\n1\ta\t0.5\n")
+    got = io.read_table(tmp_path / "t.dat", format="tsv", columns=["user", "item", "score"])
+    assert got.to_dict("list") == {"user": [1], "item": ["a"], "score": [0.5]}
+    (tmp_path / "t.csv").write_text("user\titem\n1\ta\n")
+    assert io.read_table(tmp_path / "t.csv", format="tsv").columns.tolist() == ["user", "item"]
+    with pytest.raises(ValueError, match="format must be one of"):
+        io.read_table(tmp_path / "t.csv", format="trec")
+    with pytest.raises(ValueError, match="give format="):
+        io.read_table(tmp_path / "t.dat")
+    (tmp_path / "gap.csv").write_text("user,item,score\n1,a,0.5\n1,b,\n")
+    with pytest.raises(ValueError, match="column 'score' has no value in data row 2"):
+        io.read_table(tmp_path / "gap.csv", columns=["user", "item", "score"])
+    with pytest.raises(ValueError, match="column 'item' has no value"):
+        (tmp_path / "gap2.csv").write_text("user,item\n1,\n")
+        io.read_table(tmp_path / "gap2.csv", text_columns=["user", "item"])
+    (tmp_path / "long.csv").write_text("user,item\n1,a,9\n")
+    with pytest.raises(ValueError, match="a row has more fields than the header"):
+        io.read_table(tmp_path / "long.csv")
+    with pytest.raises(TypeError, match="columns must be a sequence of column names"):
+        io.read_table(tmp_path / "t.csv", columns="user")
+    (tmp_path / "bad.gz.csv.gz").write_bytes(b"not gzip")
+    with pytest.raises(ValueError, match="bad.gz.csv.gz: cannot be read as gzip"):
+        io.read_table(tmp_path / "bad.gz.csv.gz")
