@@ -665,7 +665,7 @@ def _cmd_compare(args, out):
 # ---------------------------------------------------------------------------
 def _parser():
     from . import __version__
-    from .conventions import PRESETS
+    from .conventions import CONVENTION_KEYWORDS, PRESETS
 
     top = argparse.ArgumentParser(
         prog="recmetrics",
@@ -725,10 +725,12 @@ def _parser():
             flag = "--" + name.replace("_", "-")
             if name == "log_base":
                 k.add_argument(flag, dest=name, type=_log_base, metavar="BASE",
-                               help="base of the log discount, > 1")  # fmt: skip
+                               help="base of the log discount, > 1 (package default: "
+                               f"{CONVENTION_KEYWORDS[name]:g})")  # fmt: skip
             else:
+                default = CONVENTION_KEYWORDS[name]
                 k.add_argument(flag, dest=name, choices=choices[name],
-                               help=", ".join(choices[name]))  # fmt: skip
+                               help=f"package default: {default or 'as given'}")  # fmt: skip
         p.add_argument(
             "--format",
             choices=formats,

@@ -496,9 +496,15 @@ def _write_atomic(target, blocks):
     permissions: mode 0o666 less the umask, or the target's mode if it
     exists), flushed to disk, and renamed with :func:`os.replace` (atomic
     on POSIX and Windows within one folder); on any error it is removed and
-    the target is left as it was.
+    the target is left as it was. A target that exists and is not a regular
+    file (``/dev/stdout``, a named pipe) is written to directly: it cannot
+    be replaced.
     """
     compression = _compression(target)
+    if target.exists() and not target.is_file():
+        with open(target, "wb") as raw:
+            _write_blocks(raw, compression, blocks)
+        return
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     while True:
         tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
@@ -509,14 +515,7 @@ def _write_atomic(target, blocks):
             continue
     try:
         with os.fdopen(fd, "wb") as raw:
-            stream = raw if compression is None else _compressor(compression, raw)
-            try:
-                for block in blocks:
-                    stream.write(block.encode("utf-8"))
-            finally:
-                if stream is not raw:
-                    stream.close()
-            raw.flush()
+            _write_blocks(raw, compression, blocks)
             os.fsync(raw.fileno())
         if target.exists():
             shutil.copymode(target, tmp)
@@ -525,6 +524,18 @@ def _write_atomic(target, blocks):
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _write_blocks(raw, compression, blocks):
+    """The text ``blocks`` into the binary file ``raw``, UTF-8, compressed if asked."""
+    stream = raw if compression is None else _compressor(compression, raw)
+    try:
+        for block in blocks:
+            stream.write(block.encode("utf-8"))
+    finally:
+        if stream is not raw:
+            stream.close()
+    raw.flush()
 
 
 def _blocks(frame, fmt):

@@ -621,3 +621,46 @@ def test_read_table_format_and_completeness(tmp_path):
     (tmp_path / "bad.gz.csv.gz").write_bytes(b"not gzip")
     with pytest.raises(ValueError, match="bad.gz.csv.gz: cannot be read as gzip"):
         io.read_table(tmp_path / "bad.gz.csv.gz")
+
+
+def test_missing_optional_packages_name_what_to_install(tmp_path, monkeypatch):
+    """Parquet without pyarrow/fastparquet and .zst without zstandard: ImportError, a hint."""
+    pd.DataFrame({"user": [1], "item": [2], "score": [0.5]}).to_parquet(tmp_path / "r.parquet")
+    (tmp_path / "q.txt").write_text("1 0 2 1\n")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "fastparquet", None)
+    with pytest.raises(ImportError) as err:
+        io.read_table(tmp_path / "r.parquet")
+    assert 'r.parquet: reading Parquet needs pyarrow (pip install "pyarrow>=11")' in str(err.value)
+    monkeypatch.undo()  # pandas' own string methods use pyarrow once it is loaded
+
+    def no_engine(*args, **kwargs):
+        raise ImportError("Unable to find a usable engine")
+
+    monkeypatch.setattr(pd, "read_parquet", no_engine)
+    res = in_process("evaluate", tmp_path / "q.txt", tmp_path / "r.parquet", "-m", "ndcg@10")
+    assert res.returncode == 1 and res.stderr.count("\n") == 1
+    assert 'pip install "pyarrow>=11"' in res.stderr and "Traceback" not in res.stderr
+    monkeypatch.setitem(sys.modules, "zstandard", None)
+    (tmp_path / "q.zst").write_bytes(b"\x28\xb5\x2f\xfd not really zstd")
+    with pytest.raises(ImportError, match=r"q.zst: .*needs the zstandard package"):
+        io.read_trec_qrels(tmp_path / "q.zst")
+    with pytest.raises(ImportError, match=r"pip install zstandard"):
+        io.write_trec_qrels(pd.DataFrame({"user": [1], "item": [2]}), tmp_path / "w.zst")
+    assert not (tmp_path / "w.zst").exists()
+
+
+def test_writers_write_through_a_pipe(tmp_path):
+    """A target that is not a regular file (a named pipe) is written to, not replaced."""
+    import os
+    import threading
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    io.write_trec_qrels(GOOD, fifo)
+    reader.join(timeout=60)
+    assert got == ["u1 0 a 1\nu1 0 b 1\nu2 0 c 1\n"]
+    assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
