@@ -92,7 +92,8 @@ _DIFFERENCES = {
         "score_dtype": "float32",
     },
     "sklearn": {"no_relevant": "zero", "ap_denominator": "relevant", "ap_ties": "group_end"},
-    "ranx": {"ap_denominator": "relevant"},
+    # a query judged without a relevant document scores 0 in ranx
+    "ranx": {"no_relevant": "zero", "ap_denominator": "relevant"},
     "torchmetrics": {
         "no_relevant": "zero",
         "ap_denominator": "hits",
@@ -151,8 +152,9 @@ LIBRARIES = {
         "version": "0.3.21",
         "checked": "run without ties (tests)",
         "ties": "input order and an unstable argsort (not reproducible)",
-        "notes": "queries without qrels are dropped with make_comparable=True; 'ndcg' is linear "
-        "(Jarvelin), 'ndcg_burges' exponential",
+        "notes": "queries without qrels are dropped with make_comparable=True; a query judged "
+        "without a relevant document scores 0; 'ndcg' is linear (Jarvelin), 'ndcg_burges' "
+        "exponential",
     },
     "torchmetrics": {
         "library": "torchmetrics",

@@ -345,7 +345,7 @@ def ranx_evaluate_many(jobs, *, in_process=False, timeout=600):
             ndcg@2
     user
     0     0.63093
-    1         NaN
+    1     0.00000
     """
     jobs = [tuple(job) for job in jobs]
     for job in jobs:
@@ -357,10 +357,11 @@ def ranx_evaluate_many(jobs, *, in_process=False, timeout=600):
     payload, frames = [], []
     for y_true, y_score, metrics, *items in jobs:
         metrics = [metrics] if isinstance(metrics, str) else list(metrics)
-        qrels, run = to_trec_dicts(
-            y_true, y_score, items=items[0] if items else None, relevant_only=True
-        )
-        sent = bool(qrels)  # ranx needs a query with a relevant item: else all NaN
+        # every item judged (grade 0 included), so that a user without relevant
+        # items is a query judged without a relevant document: ranx scores it 0
+        qrels, run = to_trec_dicts(y_true, y_score, items=items[0] if items else None)
+        # ranx needs a query with a relevant item somewhere: else all NaN
+        sent = any(g > 0 for docs in qrels.values() for g in docs.values())
         frames.append((list(run), metrics, sent))
         if sent:
             payload.append({"qrels": qrels, "run": run, "metrics": metrics})
@@ -418,11 +419,11 @@ def ranx_evaluate(y_true, y_score, metrics, *, items=None, in_process=False):
     -------
     pandas.DataFrame
         One row per user (index: the row number of ``y_true``, named
-        ``user``), one column per metric. A user without relevant items gets
-        NaN in every column: ranx's qrels hold relevant items only and
-        ``make_comparable=True`` drops the queries absent from them, so ranx
-        returns no value for that user (and leaves it out of its mean, as
-        ``DataFrame.mean`` does with NaN).
+        ``user``), one column per metric. Every item of a user is judged in
+        ranx's qrels (grade 0 included), so a user without relevant items is
+        a query judged without a relevant document, which ranx scores 0 (if
+        no user has a relevant item at all, ranx is not run and every value
+        is NaN).
 
     Raises
     ------
@@ -445,7 +446,7 @@ def ranx_evaluate(y_true, y_score, metrics, *, items=None, in_process=False):
           recall@2  mrr  map
     user
     0          0.5  0.5  0.5
-    1          NaN  NaN  NaN
+    1          0.0  0.0  0.0
     """
     jobs = [(y_true, y_score, metrics, items)]
     return ranx_evaluate_many(jobs, in_process=in_process)[0]

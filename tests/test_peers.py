@@ -165,11 +165,12 @@ def ranx_jobs():
 
 
 @pytest.mark.slow
-def test_ranx_one_row_per_user_nan_without_relevant(ranx_results):
+def test_ranx_one_row_per_user_zero_without_relevant(ranx_results):
     (y_true, y_score, metrics), _, _ = ranx_jobs()
     got = ranx_results[0]
     assert list(got.columns) == metrics and got.index.equals(pd.RangeIndex(7, name="user"))
-    assert got.loc[0].isna().all() and got.loc[1:].notna().all().all()
+    # every item is judged: user 0 is a query judged without a relevant document
+    assert (got.loc[0] == 0).all() and got.notna().all().all()
     names = ["ndcg@3", "mrr", "map@5", "hr@3"]
     ours = rm.evaluate(y_true, y_score, names, convention="ranx", per_user=True)
     np.testing.assert_allclose(ours.to_numpy(), got.to_numpy(), rtol=0, atol=TOL)
@@ -178,7 +179,7 @@ def test_ranx_one_row_per_user_nan_without_relevant(ranx_results):
 @pytest.mark.slow
 def test_ranx_single_metric_and_item_order(ranx_results):
     single, ordered = ranx_results[1], ranx_results[2]
-    assert list(single.columns) == ["map@3"] and single["map@3"].notna().sum() == 6
+    assert list(single.columns) == ["map@3"] and single["map@3"].notna().sum() == 7
     y_true, y_score = ranx_jobs()[0][:2]
     np.testing.assert_allclose(
         single["map@3"][1:],
