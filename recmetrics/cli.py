@@ -356,6 +356,8 @@ def _run_names(paths):
 # ---------------------------------------------------------------------------
 # reading the inputs (errors: exit status 1)
 def _check_file(path, what):
+    if not str(path):
+        raise ValueError(f"{what}: the path is empty")
     p = Path(path)
     if p.is_dir():
         raise ValueError(f"{what}: {str(path)!r} is a folder, not a file")

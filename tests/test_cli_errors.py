@@ -279,13 +279,20 @@ BAD_RUNS = {
 }
 
 
+def _with_files(command, files, qrels, run):
+    if command == "evaluate":
+        return ["evaluate", qrels, run, *MEASURES]
+    return ["compare", files / "run.txt", run, "--qrels", qrels, *MEASURES]
+
+
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
 @pytest.mark.parametrize("name", sorted(BAD_RUNS))
-def test_bad_run_file_exits_1(files, tmp_path, name):
+def test_bad_run_file_exits_1(files, tmp_path, name, command):
     content, fragment, line = BAD_RUNS[name]
     path = tmp_path / name
     path.write_bytes(content)
-    res = in_process("evaluate", files / "qrels.txt", path, *MEASURES)
-    assert_file_error(res, name, fragment, line)
+    res = in_process(*_with_files(command, files, files / "qrels.txt", path))
+    assert_file_error(res, name, fragment, line, command=command)
 
 
 BAD_QRELS = {
@@ -304,13 +311,14 @@ BAD_QRELS = {
 }
 
 
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
 @pytest.mark.parametrize("name", sorted(BAD_QRELS))
-def test_bad_qrels_file_exits_1(files, tmp_path, name):
+def test_bad_qrels_file_exits_1(files, tmp_path, name, command):
     content, fragment, line = BAD_QRELS[name]
     path = tmp_path / name
     path.write_bytes(content)
-    res = in_process("evaluate", path, files / "run.txt", *MEASURES)
-    assert_file_error(res, name, fragment, line)
+    res = in_process(*_with_files(command, files, path, files / "other.txt"))
+    assert_file_error(res, name, fragment, line, command=command)
 
 
 def test_bad_table_columns_exit_1(files, tmp_path):
@@ -547,3 +555,5 @@ def test_trec_output_digits(files):
 def test_file_errors_name_paths_as_given(files):
     res = in_process("evaluate", files / "qrels.txt", Path("relative") / "none.txt")
     assert_file_error(res, "relative/none.txt", "no such file")
+    res = in_process("evaluate", "", files / "run.txt")
+    assert_file_error(res, "QRELS", "the path is empty")
