@@ -397,6 +397,8 @@ def check_seed_or_none(seed) -> np.random.Generator:
         return np.random.default_rng()
     if isinstance(seed, np.random.Generator):
         return seed
+    if isinstance(seed, (np.random.BitGenerator, np.random.SeedSequence)):
+        return np.random.default_rng(seed)
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
         raise TypeError(
             "seed must be None, a non-negative integer or a numpy.random.Generator, got "

@@ -7,11 +7,11 @@ import numbers
 import numpy as np
 
 from .._docs import fill_doc
-from .._validation import as_numeric_array, check_k
+from .._validation import MAX_EXACT_INT, as_numeric_array, check_bool, check_k
 
 _EPS = np.finfo(np.float64).eps
 #: integers up to 2**53 are exact in float64
-_MAX_EXACT = 2**53
+_MAX_EXACT = MAX_EXACT_INT  # 2**53: larger integers are not exact in float64
 
 CORRECTION_METHODS = ("sampled", "unbiased_rank", "minimal_bias", "bias_variance", "monotone")
 _ROUNDINGS = ("round", "floor", "ceil", "interpolate")
@@ -70,12 +70,6 @@ class IllConditionedCorrectionWarning(RuntimeWarning):
 # ---------------------------------------------------------------------------
 
 
-def _check_bool(x, name):
-    if not isinstance(x, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {x!r} of type {type(x).__name__}")
-    return bool(x)
-
-
 def _check_count(x, name):
     """A positive integer (``check_k``) that float64 represents exactly: at most 2**53.
 
@@ -98,7 +92,7 @@ def _check_nm(n_items, n_samples, replace):
             f"n_items must be >= 2 (one relevant and at least one irrelevant item), got {n}"
         )
     m = _check_count(n_samples, "n_samples")
-    replace = _check_bool(replace, "replace")
+    replace = check_bool(replace, "replace")
     if not replace and m > n - 1:
         raise ValueError(
             f"n_samples must be <= n_items - 1 = {n - 1} without replacement "
@@ -177,26 +171,6 @@ def _check_ranks(ranks, upper, name, *, ndim=(0, 1), allow_empty=False):
             f"{name} must lie in 1..{upper}, found {raw[bad].ravel()[0]:.17g} at {_where(bad)}"
         )
     return raw.astype(np.int64)
-
-
-def _check_seed(seed):
-    """Check a ``seed`` of :func:`numpy.random.default_rng`.
-
-    None, an integer >= 0, a Generator, BitGenerator or SeedSequence.
-    Booleans and floats are refused (``True`` and ``1.5`` are not seeds).
-    """
-    if seed is None or isinstance(
-        seed, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)
-    ):
-        return seed
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
-        raise TypeError(
-            "seed must be None, a non-negative integer or a numpy.random.Generator, "
-            f"got {seed!r} of type {type(seed).__name__}"
-        )
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed}")
-    return int(seed)
 
 
 def _check_rcond(rcond):

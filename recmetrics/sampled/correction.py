@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._validation import as_numeric_array, check_choice, check_fraction
+from .._validation import as_numeric_array, check_bool, check_choice, check_fraction
 from ._common import (
     _DENSE_WORK,
     _EPS,
@@ -17,7 +17,6 @@ from ._common import (
     CORRECTION_METHODS,
     DEFAULT_GAMMA,
     IllConditionedCorrectionWarning,
-    _check_bool,
     _check_count,
     _check_nm,
     _check_prior,
@@ -235,8 +234,8 @@ def correction(
     else:
         rounding = "round"
     check_choice(solver, "solver", _SOLVERS)
-    monotone = _check_bool(monotone, "monotone")
-    return_info = _check_bool(return_info, "return_info")
+    monotone = check_bool(monotone, "monotone")
+    return_info = check_bool(return_info, "return_info")
     if method == "monotone":
         monotone = True
     least_squares = method in ("minimal_bias", "bias_variance", "monotone")
@@ -465,7 +464,7 @@ def corrected_metric(
     [0.6667, 0.6667]
     """
     m = _check_count(n_samples, "n_samples")
-    per_user = _check_bool(per_user, "per_user")
+    per_user = check_bool(per_user, "per_user")
     s = _check_ranks(sampled_ranks, m + 1, "sampled_ranks", ndim=(1, 2))
     options = {
         "method": method,

@@ -14,8 +14,8 @@ from scipy import special
 
 from .._docs import fill_doc
 from .._kernels import CHUNK_CELLS
-from .._validation import as_numeric_array, check_k
-from ._common import _check_bool, _check_count, _check_nm, _check_ranks, _check_seed
+from .._validation import as_numeric_array, check_bool, check_k, check_seed_or_none
+from ._common import _check_count, _check_nm, _check_ranks
 from .metric import RankMetric, _accepts_n_items, metric_function
 
 # ---------------------------------------------------------------------------
@@ -257,7 +257,7 @@ def _expected(ranks, n_items, n_samples, metric, replace, per_user, values):
     r = _check_ranks(ranks, n, "ranks")
     scalar = r.ndim == 0
     r = r.reshape(-1)
-    per_user = _check_bool(per_user, "per_user")
+    per_user = check_bool(per_user, "per_user")
     if values is None:
         values = metric_function(metric, m + 1)(np.arange(1, m + 2))
     nz = np.flatnonzero(values)
@@ -335,7 +335,7 @@ def sample_ranks(ranks, n_items, n_samples, *, replace=True, n_repeats=None, see
     r = _check_ranks(ranks, n, "ranks", ndim=1)
     single = n_repeats is None
     reps = 1 if single else check_k(n_repeats, "n_repeats")
-    rng = np.random.default_rng(_check_seed(seed))
+    rng = check_seed_or_none(seed)
     above = np.tile(r - 1, reps)  # item numbers below this are ranked above the relevant item
     out = np.empty(above.shape[0], dtype=np.int64)
     rejection = (not replace) and m * (m - 1) / (2.0 * (n - 1)) <= 1.0
