@@ -599,6 +599,9 @@ def _recommended_lists(y_true, y_score, parsed, same, items=None):
             f"these inputs are {form}, which hold item ids already"
         )
     if form == "frames":
+        _beyond._check_eval_frames(
+            y_true, y_score, same["user"] or "user", same["item"] or "item", same["relevance"]
+        )
         lists = _read_lists(
             y_score,
             None,
@@ -606,6 +609,7 @@ def _recommended_lists(y_true, y_score, parsed, same, items=None):
             item=same["item"] or "item",
             rank=same["rank"],
             score=same["score"],
+            name="predictions",
         )
         truth = y_true
         if same["relevance"] is not None:
@@ -624,16 +628,16 @@ def _recommended_lists(y_true, y_score, parsed, same, items=None):
         truth = [
             [i for i, g in r.items() if g > 0] if isinstance(r, dict) else list(r) for r in rel
         ]
-        return _read_lists(recs), truth, None
+        return _read_lists(recs, name="y_true"), truth, None
     if form == "scores":
         if any(k is None for k in ks):
             raise ValueError(
                 "beyond-accuracy metrics of a score matrix need a list length: ask for e.g. "
                 "'novelty@10'"
             )
-        S = np.asarray(y_score) if not isinstance(y_score, np.ndarray) else y_score
-        if S.ndim != 2:
+        if not isinstance(y_score, list) and np.ndim(y_score) != 2:
             raise TypeError("beyond-accuracy metrics need one row of scores per user (2-D)")
+        S = _beyond._check_eval_matrix(y_true, y_score)
         columns = None if items is None else _beyond._columns(items, S.shape[1], "y_score")
         lists = _read_lists(
             top_k(S, max(ks), mask=same["mask"]), items=columns, n_positions=S.shape[1]

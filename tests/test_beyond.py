@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,8 +41,10 @@ def test_popularity_metrics_by_hand():
     # head = the items holding 60 % of the interactions = {a}
     assert beyond.long_tail_share(lists, TRAIN, head=0.6, per_user=True).tolist() == [0.5, 1.0]
     with pytest.raises(ValueError, match="no training interaction"):
-        beyond.novelty([["z"]], TRAIN, unseen="raise")
-    assert np.isfinite(beyond.novelty([["z"]], TRAIN))
+        with pytest.warns(UserWarning, match="1 of the 1 recommended items are absent"):
+            beyond.novelty([["z"]], TRAIN, unseen="raise")
+    with pytest.warns(UserWarning, match="absent from popularity"):
+        assert np.isfinite(beyond.novelty([["z"]], TRAIN))
     with pytest.raises(TypeError, match="n_users"):
         beyond.novelty(lists, counts)
 
@@ -166,7 +169,8 @@ def test_novelty_and_popularity_options():
     by_rows = beyond.novelty([["a"]], train, denominator="interactions")
     assert by_rows == pytest.approx(-math.log2(4 / 6))
     assert beyond.novelty([["a", "z"]], train, unseen="skip") == pytest.approx(by_users)
-    assert beyond.novelty([["z"]], train) == pytest.approx(math.log2(6))  # p = 1 / (5 + 1)
+    with pytest.warns(UserWarning, match="absent from popularity"):
+        assert beyond.novelty([["z"]], train) == pytest.approx(math.log2(6))  # p = 1 / (5 + 1)
     assert beyond.average_popularity([["a", "b"]], train) == 2.5  # counts of interactions
     assert beyond.average_popularity(
         [["a", "b"]], train, count="users", normalize=True
@@ -218,7 +222,7 @@ def test_ild_numba_and_numpy_paths_agree():
     rng = np.random.default_rng(11)
     x = rng.random((300, 20)) < 0.2
     lists = beyond._read_lists(np.array([rng.choice(300, 12, replace=False) for _ in range(500)]))
-    space = beyond._Space(pd.DataFrame(x), lists.items, "jaccard")
+    space = beyond._Space(pd.DataFrame(x), lists.items, "jaccard", lists)
     codes = lists.padded()
     w = np.where(codes >= 0, 1.0 / np.log2(np.arange(2, 14)), 0.0)
     slow = beyond._pair_sums_numpy(space, codes, w, len(lists.items))
@@ -431,3 +435,386 @@ def test_evaluate_passes_the_preset_on():
     )  # fmt: skip
     assert got["novelty@2"] == pytest.approx(1.603759, abs=1e-6)
     assert got["arp@2"] == 1.25
+
+
+# --------------------------------------------------------------------------
+# trustworthy where people use it: ids, rank cuts, Hamming, APLT, bad inputs
+def _matrix_case(seed=0, n_users=30, n_items=15):
+    rng = np.random.default_rng(seed)
+    S = rng.random((n_users, n_items))
+    Y = (rng.random((n_users, n_items)) < 0.3).astype(int)
+    ids = np.arange(n_items) * 7 + 101  # item ids that are not column positions
+    train = pd.DataFrame(
+        {"user": rng.integers(0, n_users, 150), "item": rng.integers(0, n_items, 150)}
+    ).drop_duplicates()
+    feats = pd.DataFrame((rng.random((n_items, 5)) < 0.4).astype(int))
+    return S, Y, ids, train, feats
+
+
+def test_items_align_id_keyed_item_data_with_a_score_matrix():
+    import recmetrics as rm
+
+    S, Y, ids, train, feats = _matrix_case()
+    by_id = train.assign(item=ids[train["item"]])
+    feats_by_id = feats.set_axis(ids)
+    names = ["novelty@5", "arp@5", "aplt@5", "ild@5", "calibration@5", "serendipity@5"]
+    positional = rm.evaluate(Y, S, names, popularity=train, features=feats, history=train)
+    keyed = rm.evaluate(
+        Y, S, names, popularity=by_id, features=feats_by_id, history=by_id, items=ids
+    )
+    pd.testing.assert_series_equal(keyed, positional)
+    # counts per item (Series, dict) and a sparse history follow the same rule
+    counts = by_id["item"].value_counts()
+    hist = sp.csr_matrix((np.ones(len(train)), (train["user"], train["item"])), shape=Y.shape)
+    got = rm.evaluate(Y, S, ["arp@5", "calibration@5"], popularity=dict(counts),
+                      features=feats_by_id, history=hist, items=ids)  # fmt: skip
+    assert got["arp@5"] == positional["arp@5"]
+    assert got["calibration@5"] == pytest.approx(positional["calibration@5"])
+    # without items=, id-keyed data are refused, never matched by position
+    for kw in (
+        {"popularity": by_id},
+        {"popularity": counts},
+        {"popularity": by_id.assign(item=by_id["item"].astype(str))},
+    ):
+        with pytest.raises(ValueError, match="pass items="):
+            rm.evaluate(Y, S, ["novelty@5"], **kw)
+    with pytest.raises(ValueError, match="not column positions 0 .. 14"):
+        rm.evaluate(Y, S, ["ild@5"], features=feats_by_id)
+    with pytest.raises(ValueError, match="pass items="):
+        rm.evaluate(Y, S, ["calibration@5"], features=feats, history=by_id)
+    with pytest.raises(ValueError, match="items has 3 ids for the 15 columns"):
+        rm.evaluate(Y, S, ["novelty@5"], popularity=by_id, items=ids[:3])
+    with pytest.raises(ValueError, match="repeats the id"):
+        rm.evaluate(Y, S, ["novelty@5"], popularity=by_id, items=np.r_[ids[:-1], ids[0]])
+    with pytest.raises(TypeError, match="applies only to score matrices"):
+        rm.evaluate([[1, 2]], [{1}], ["novelty@2"], popularity=by_id, items=ids)
+    with pytest.raises(TypeError, match="applies only to beyond"):
+        rm.evaluate(Y, S, ["ndcg@5"], items=ids)
+
+
+def test_items_for_the_functions_called_with_column_positions():
+    S, Y, ids, train, feats = _matrix_case(1)
+    by_id = train.assign(item=ids[train["item"]])
+    lists = beyond.top_k(S, 5)
+    np.testing.assert_array_equal(beyond.top_k(S, 5, items=ids), ids[lists])
+    for fn, data, keyed in (
+        (beyond.novelty, train, by_id),
+        (beyond.average_popularity, train, by_id),
+        (beyond.long_tail_share, train, by_id),
+        (beyond.intra_list_diversity, feats, feats.set_axis(ids)),
+    ):
+        expect = fn(lists, data, per_user=True)
+        np.testing.assert_array_equal(fn(lists, keyed, items=ids, per_user=True), expect)
+        np.testing.assert_array_equal(fn(ids[lists], keyed, per_user=True), expect)
+    assert beyond.coverage(lists, n_items=15, items=ids) == beyond.coverage(lists, n_items=15)
+    # positions with string-keyed data: never matched, a TypeError naming both
+    as_text = by_id.assign(item=by_id["item"].map(lambda i: f"m{i}"))
+    with pytest.raises(TypeError, match=r"popularity\['item'\] holds str ids .* int ids"):
+        beyond.novelty(lists, as_text)
+    with pytest.raises(TypeError, match="pass items="):
+        beyond.intra_list_diversity(lists, feats.set_axis([f"m{i}" for i in ids]))
+    # positions with int ids that mostly do not match: a warning that names items=
+    with pytest.warns(UserWarning, match="pass items="):
+        beyond.novelty(lists, by_id)
+    with pytest.raises(ValueError, match="column position 20"):
+        beyond.novelty([[20]], train, items=ids)
+    with pytest.raises(TypeError, match="column positions"):
+        beyond.novelty([["a"]], train, items=ids)
+    with pytest.raises(ValueError, match="top_k|columns of y_score"):
+        beyond.top_k(S, 5, items=ids[:4])
+
+
+def test_ids_of_different_types_raise_and_safe_ones_align():
+    recs = pd.DataFrame({"user": [1, 1, 2], "item": [10, 11, 10], "rank": [1, 2, 1]})
+    train = pd.DataFrame({"user": [7, 8, 9], "item": [10, 10, 11]})
+    base = beyond.novelty(recs, train, per_user=True)
+    with pytest.raises(TypeError, match=r"popularity\['item'\] holds str ids \(.*\) but "
+                       r"recommended holds int ids \(int64\)"):  # fmt: skip
+        beyond.novelty(recs, train.assign(item=train["item"].astype(str)))
+    with pytest.warns(UserWarning, match="matched as integers"):
+        got = beyond.novelty(recs, train.assign(item=train["item"].astype(float)), per_user=True)
+    pd.testing.assert_series_equal(got, base)
+    truth = pd.DataFrame({"user": ["1", "2"], "item": [10, 11]})
+    with pytest.raises(TypeError, match=r"truth\['user'\] holds str ids .* recommended\['user'\]"):
+        beyond.serendipity(recs, truth, popularity=train, n_primitive=1)
+    with pytest.raises(ValueError, match="shares no user"):
+        beyond.serendipity(recs, truth.assign(user=[5, 6]), popularity=train, n_primitive=1)
+    with pytest.raises(TypeError, match=r"history\['item'\] holds float ids"):
+        beyond.calibration(recs, train.assign(item=[10.5, 10, 11], user=[1, 1, 2]), GENRES)
+
+
+RANKED = pd.DataFrame(
+    {
+        "user": ["u"] * 3 + ["v"] * 3,
+        "item": ["a", "b", "c", "c", "d", "a"],
+        "rank": [1, 3, 6, 2, 4, 5],
+    }
+)
+
+
+def _as_lists(frame, k):
+    """The items with rank <= k, best first, as plain lists (u, then v)."""
+    top = frame[frame["rank"] <= k].sort_values(["user", "rank"])
+    return [top.loc[top["user"] == u, "item"].tolist() for u in ("u", "v")]
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 6])
+def test_the_top_k_is_the_rank_at_most_k_for_every_metric(k):
+    train = pd.DataFrame({"user": [1, 2, 3, 4, 5, 6], "item": list("aabbcd")})
+    feats = pd.DataFrame(
+        {"f1": [1, 0, 1, 0], "f2": [0, 1, 1, 0], "f3": [2, 1, 0, 1]}, index=list("abcd")
+    )
+    genres = feats.clip(upper=1)
+    truth_frame = pd.DataFrame({"user": ["u", "v", "v"], "item": ["b", "c", "d"]})
+    hist_frame = pd.DataFrame({"user": ["u", "v", "u", "v"], "item": ["a", "b", "c", "d"]})
+    truth_lists, hist_lists = [{"b"}, {"c", "d"}], [["a", "c"], ["b", "d"]]
+    lists = _as_lists(RANKED, k)
+
+    def each(recs, kk, frame):
+        truth, hist = (truth_frame, hist_frame) if frame else (truth_lists, hist_lists)
+        kw = {"k": kk, "per_user": True}
+        return {
+            "novelty": beyond.novelty(recs, train, **kw),
+            "arp": beyond.average_popularity(recs, train, **kw),
+            "aplt": beyond.long_tail_share(recs, train, head=0.5, **kw),
+            "ild": beyond.intra_list_diversity(recs, feats, distance="hamming", **kw),
+            "ser_pop": beyond.serendipity(recs, truth, popularity=train, n_primitive=2, **kw),
+            "ser_hist": beyond.serendipity(
+                recs, truth, expectedness="history", history=hist, features=genres, **kw
+            ),
+            "cal": beyond.calibration(recs, hist, genres, **kw),
+        }
+
+    want = each(lists, None, False)
+    got = each(RANKED, k, True)
+    for name, values in want.items():
+        np.testing.assert_allclose(got[name].loc[["u", "v"]].to_numpy(), values, err_msg=name)
+    n = 4
+    assert beyond.coverage(RANKED, n_items=n, k=k) == beyond.coverage(lists, n_items=n)
+    assert beyond.gini(RANKED, n_items=n, k=k) == pytest.approx(beyond.gini(lists, n_items=n))
+    assert beyond.entropy(RANKED, k=k) == pytest.approx(beyond.entropy(lists))
+    assert beyond.user_coverage(RANKED, n_users=2, k=k, min_length=2) == beyond.user_coverage(
+        lists, n_users=2, min_length=2
+    )
+
+
+def test_rank_gaps_weigh_by_the_rank_value_and_agree_with_precision():
+    import recmetrics as rm
+
+    one = pd.DataFrame({"user": [1, 1, 1], "item": ["a", "b", "c"], "rank": [1, 3, 6]})
+    train = pd.DataFrame({"user": [1, 2, 3, 4], "item": ["a", "b", "b", "c"]})
+    # the issue's case: ranks 1, 3, 6 and k = 2 -> only a is in the top 2
+    assert beyond.average_popularity(one, train, k=2) == 1.0
+    assert beyond.average_popularity(one, train, k=3) == 1.5
+    truth = pd.DataFrame({"user": [1], "item": ["b"]})
+    got = rm.evaluate(truth, one, ["precision@2", "recall@3", "arp@2", "arp@3"], rank="rank",
+                      popularity=train)  # fmt: skip
+    assert got.tolist() == [0.0, 1.0, 1.0, 1.5]
+    # position discounts use the rank: exposure of a 1, of b 1/log2(4)
+    e = np.array([1.0, 1 / np.log2(4)])
+    p = e / e.sum()
+    assert beyond.entropy(one, k=3, discount="log") == pytest.approx(-(p * np.log2(p)).sum())
+    # ILD with rank weights: pairs a-b (ranks 1, 3) and a-c, b-c (c at rank 6), k = 6
+    feats = pd.DataFrame({"f": [1, 2, 2]}, index=list("abc"))  # distances 1, 1, 0
+    w = {("a", "b"): 1 / np.log2(4), ("a", "c"): 1 / np.log2(7), ("b", "c"): 1 / (2 * np.log2(7))}
+    want = (w[("a", "b")] + w[("a", "c")]) / sum(w.values())
+    got = beyond.intra_list_diversity(one, feats, discount=True, distance="hamming")
+    assert got == pytest.approx(want)
+    # RecTools' rank serendipity: p(i) = (n + 1 - rank) / n with the rank value
+    ser = beyond.serendipity(
+        one, pd.DataFrame({"user": [1], "item": ["c"]}), popularity=train, n_items=6,
+        expectedness="rank", per_user=True,
+    )  # fmt: skip
+    # c: rank 6 -> p = 1/6; popularity ranks: b 1, a and c 2 (dense) -> pu = 5/6; max(0, .) = 0
+    assert ser.loc[1] == 0.0
+
+
+def test_score_frames_rank_by_score_then_item_id():
+    frame = pd.DataFrame({"user": [1, 1, 1], "item": ["c", "a", "b"], "score": [0.5, 0.5, 0.9]})
+    lists = beyond._read_lists(frame)
+    assert list(lists.items[lists.code]) == ["b", "a", "c"]
+    assert lists.pos.tolist() == [1, 2, 3]
+    train = pd.DataFrame({"user": [1, 2, 3], "item": ["a", "a", "c"]})
+    # top 2 = b, a (a before c at equal scores): ARP (0 + 2) / 2
+    assert beyond.average_popularity(frame, train, k=2) == 1.0
+    with pytest.raises(ValueError, match="integer ranks >= 1"):
+        beyond.coverage(frame.assign(rank=[0, 1, 2]).drop(columns="score"), n_items=3)
+    with pytest.raises(ValueError, match="integer ranks >= 1"):
+        beyond.coverage(frame.assign(rank=[1.5, 2, 3]).drop(columns="score"), n_items=3)
+    with pytest.raises(ValueError, match="two items the rank 2"):
+        beyond.coverage(frame.assign(rank=[2, 2, 3]).drop(columns="score"), n_items=3)
+
+
+def test_hamming_counts_the_features_whose_values_differ():
+    feats = pd.DataFrame(
+        {"seasons": [1, 2, 2, 5], "kids": [0, 0, 1, 1], "rating": [1.5, 1.5, 3.0, 3.0]},
+        index=list("abcd"),
+    )
+    x = feats.to_numpy()
+
+    def by_hand(lst):
+        idx = [list("abcd").index(i) for i in lst]
+        d = [np.sum(x[i] != x[j]) for n, i in enumerate(idx) for j in idx[n + 1 :]]
+        return np.mean(d)
+
+    lists = [["a", "b"], ["a", "b", "c", "d"], ["c", "d", "b"]]
+    got = beyond.intra_list_diversity(lists, feats, distance="hamming", per_user=True)
+    np.testing.assert_allclose(got, [by_hand(lst) for lst in lists])
+    assert got[0] == 1.0  # 1 and 2 differ: distance 1 (RecTools), not 0 as binarised features
+    # a dict of sets: the number of features in one set only
+    assert beyond.intra_list_diversity([["b", "c"]], GENRES, distance="hamming") == 3.0
+    # the preset (RecTools) and rank weights go through the same distance
+    assert beyond.intra_list_diversity([["a", "b"]], feats, convention="rectools") == 1.0
+
+
+def _elliot_aplt(train, lists, pop_ratio=0.8):
+    """APLT as Elliot 0.3.1 computes it (popularity.py and aplt.py), on one run's item order."""
+    pairs = train.drop_duplicates(["user", "item"])
+    pop = pairs["item"].value_counts(sort=False)
+    pop = pop.loc[sorted(pop.index)]  # Elliot's order is its set's; here by id
+    ordered = sorted(pop.items(), key=lambda kv: kv[1], reverse=True)  # stable
+    limit, head = len(pairs) * pop_ratio, []
+    for i, p in ordered:
+        head.append(i)
+        limit -= p
+        if limit <= 0:
+            break
+    tail = [i for i, _ in ordered if i not in head]
+    return np.mean([len(set(lst) & set(tail)) / len(lst) for lst in lists])
+
+
+def test_aplt_head_as_the_paper_and_elliot_define_it():
+    rng = np.random.default_rng(4)
+    items = np.array([f"i{j:02d}" for j in range(40)])
+    draw = rng.zipf(1.6, 600) % 40
+    train = pd.DataFrame({"user": rng.integers(0, 80, 600), "item": items[draw]})
+    known = np.unique(train["item"])  # Elliot's lists hold training items only
+    lists = [list(rng.choice(known, 6, replace=False)) for _ in range(50)]
+    # Elliot counts distinct users per item and distinct (user, item) pairs
+    elliot = beyond.long_tail_share(lists, train, convention="elliot")
+    assert elliot == pytest.approx(_elliot_aplt(train, lists))
+    dedup = train.drop_duplicates(["user", "item"])
+    assert beyond.long_tail_share(lists, dedup) == pytest.approx(elliot)  # default: head 0.8
+    # the paper's Figure 1 line: the top 20 % of the items by popularity
+    counts = train["item"].value_counts()
+    ranked = counts.loc[beyond._by_popularity(counts)]
+    head = set(ranked.index[: int(0.2 * len(ranked))])
+    want = np.mean([np.mean([i not in head for i in lst]) for lst in lists])
+    got = beyond.long_tail_share(lists, train, head=0.2, head_by="items")
+    assert got == pytest.approx(want)
+    # by hand: counts a 3, b 1, c 1 -> 80 % of 5 rows = 4 -> head {a, b} (b before c by id)
+    assert beyond.long_tail_share([["b"], ["c"]], TRAIN, per_user=True).tolist() == [0.0, 1.0]
+    counts = pd.Series({"a": 3, "b": 1, "c": 1})  # counts are used as given
+    assert beyond.long_tail_share([["c"]], counts, count="users") == 1.0
+    with pytest.raises(TypeError, match="head must be"):
+        beyond.long_tail_share([["a"]], TRAIN, head="0.8")
+
+
+BAD_FRAME_RECS = pd.DataFrame({"user": [1, 1], "item": ["a", "b"], "rank": [1, 2]})
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: beyond.coverage("ab", n_items=3),
+        lambda: beyond.coverage({"a", "b"}, n_items=3),
+        lambda: beyond.coverage([["a"]], n_items=2.5),
+        lambda: beyond.user_coverage([["a"]], n_users="2"),
+        lambda: beyond.gini([["a"]], n_items=None),
+        lambda: beyond.entropy([["a"]], base="e"),
+        lambda: beyond.novelty([["a"]], [("a", 1)]),
+        lambda: beyond.novelty([["a"]], TRAIN, per_user="yes"),
+        lambda: beyond.average_popularity(np.array([[0.5, 0.1]]), TRAIN),
+        lambda: beyond.long_tail_share([["a"]], TRAIN, head=True),
+        lambda: beyond.intra_list_diversity([["a", "b"]], [1, 2]),
+        lambda: beyond.intra_list_diversity(
+            [["a", "b"]], pd.DataFrame({"f": ["x", "y"]}, index=["a", "b"])
+        ),
+        lambda: beyond.serendipity([["a"]], "a", popularity=TRAIN),
+        lambda: beyond.calibration([["a"]], [["a"]], GENRES, discount=1),
+        lambda: beyond.top_k("scores", 2),
+        lambda: beyond.describe(3),
+        lambda: beyond.novelty(BAD_FRAME_RECS, TRAIN, items="ab"),
+        lambda: beyond.calibration([["a"]], [["a"]], GENRES, history_weight="w"),
+    ],
+)
+def test_bad_types_raise_type_errors(call):
+    with pytest.raises(TypeError):
+        call()
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: beyond.coverage([], n_items=3), "empty"),
+        (lambda: beyond.novelty([[]], TRAIN), "no item"),
+        (lambda: beyond.gini([[], []], n_items=3), "no item"),
+        (lambda: beyond.novelty(BAD_FRAME_RECS.iloc[:0], TRAIN), "empty"),
+        (lambda: beyond.novelty([["a"]], TRAIN.iloc[:0]), "popularity is empty"),
+        (lambda: beyond.novelty([["a"]], pd.Series(dtype=float), n_users=3), "empty"),
+        (lambda: beyond.novelty(np.empty((0, 2), dtype=int), TRAIN), "empty"),
+        (
+            lambda: beyond.serendipity(BAD_FRAME_RECS, BAD_FRAME_RECS.iloc[:0], popularity=TRAIN),
+            "truth is empty",
+        ),
+        (lambda: beyond.novelty([["a", None]], TRAIN), "missing item id"),
+        (lambda: beyond.novelty([["a", np.nan]], TRAIN), "missing item id"),
+        (lambda: beyond.novelty(BAD_FRAME_RECS.assign(rank=[1, np.nan]), TRAIN), "NaN"),
+        (lambda: beyond.novelty(BAD_FRAME_RECS.assign(rank=[1, np.inf]), TRAIN), "infinite"),
+        (lambda: beyond.novelty([["a"]], pd.Series({"a": np.nan}), n_users=3), "NaN"),
+        (lambda: beyond.novelty([["a"]], TRAIN.assign(item=["a", None, "a", "b", "c"])), "missing"),
+        (
+            lambda: beyond.intra_list_diversity(
+                [["a", "b"]], pd.DataFrame({"f": [1.0, np.inf]}, index=["a", "b"])
+            ),
+            "infinite",
+        ),
+        (
+            lambda: beyond.intra_list_diversity(
+                [["a", "b"]], pd.DataFrame({"f": [1.0, 2.0, 3.0]}, index=["a", "b", "a"])
+            ),
+            "two rows for the item 'a'",
+        ),
+        (
+            lambda: beyond.novelty([["a"]], pd.Series([1, 2], index=["a", "a"]), n_users=3),
+            "two counts",
+        ),
+        (lambda: beyond.novelty(pd.concat([BAD_FRAME_RECS, BAD_FRAME_RECS]), TRAIN), "twice"),
+        (lambda: beyond.novelty([["a", "a"]], TRAIN), "twice"),
+        (
+            lambda: beyond.calibration(
+                BAD_FRAME_RECS,
+                pd.DataFrame({"user": [1], "item": ["a"], "w": [np.nan]}),
+                GENRES,
+                history_weight="w",
+            ),
+            "NaN",
+        ),
+        (lambda: beyond.serendipity([["a"]], [{"a"}, {"b"}], popularity=TRAIN), "2 entries"),
+        (
+            lambda: beyond.intra_list_diversity(
+                [["a", "b"]],
+                pd.DataFrame([[0, -1], [-1, 0]], index=["a", "b"], columns=["a", "b"]),
+                distance="precomputed",
+            ),
+            "non-negative",
+        ),
+    ],
+)
+def test_bad_values_raise_value_errors(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_evaluate_with_rank_frames_reads_rank_gaps_once():
+    import recmetrics as rm
+
+    truth = pd.DataFrame({"user": ["u", "v"], "item": ["b", "d"]})
+    train = pd.DataFrame({"user": [1, 2, 3, 4, 5, 6], "item": list("aabbcd")})
+    got = rm.evaluate(truth, RANKED, ["hr@3", "novelty@3", "coverage@3", "arp@4"],
+                      rank="rank", popularity=train, n_items=4)  # fmt: skip
+    lists3, lists4 = _as_lists(RANKED, 3), _as_lists(RANKED, 4)
+    assert got["hr@3"] == 0.5  # u: b at rank 3; v: d at rank 4
+    assert got["novelty@3"] == pytest.approx(beyond.novelty(lists3, train))
+    assert got["coverage@3"] == beyond.coverage(lists3, n_items=4)
+    assert got["arp@4"] == pytest.approx(beyond.average_popularity(lists4, train))

@@ -1,5 +1,7 @@
 """Splitting protocols: no leakage, determinism, and the documented edge cases."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -122,7 +124,8 @@ def test_drop_unseen():
     train, test = split.temporal(data, cutoff=4)
     s = split.split_summary(train, test)
     assert s["test users unseen in train"] == 1 and s["test items unseen in train"] == 1
-    train, test = split.temporal(data, cutoff=4, drop_unseen=True)
+    with pytest.warns(UserWarning, match="dropped 1 of the 1 test rows"):
+        train, test = split.temporal(data, cutoff=4, drop_unseen=True)
     assert test.empty
 
 
@@ -201,3 +204,198 @@ def test_property_random_holdout_partitions(seed, frac):
 
 def test_split_module_is_public():
     assert rm.split is split
+
+
+# --------------------------------------------------------------------------
+# drop_unseen is reported; ids and bad inputs
+DROPPERS = {
+    "random": lambda d, **kw: split.random_holdout(d, test_size=0.5, min_train=0, seed=1, **kw),
+    "temporal": lambda d, **kw: split.temporal(d, test_fraction=0.5, **kw),
+    "leave_last_out": lambda d, **kw: split.leave_last_out(d, n=2, **kw),
+}
+
+
+@pytest.mark.parametrize("name", DROPPERS)
+def test_drop_unseen_is_counted_in_the_summary(name):
+    data = interactions(9, n_users=40, n_items=60, density=0.08)
+    train, kept_all = DROPPERS[name](data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the more-than-half warning, tested below
+        train2, kept = DROPPERS[name](data, drop_unseen=True)
+    pd.testing.assert_frame_equal(train, train2)
+    before = split.split_summary(train, kept_all)
+    after = split.split_summary(train2, kept)
+    unseen = ~kept_all["user"].isin(train["user"]) | ~kept_all["item"].isin(train["item"])
+    assert before["test rows dropped as unseen"] == 0
+    assert after["test rows dropped as unseen"] == unseen.sum() > 0
+    assert after["test rows"] + after["test rows dropped as unseen"] == before["test rows"]
+    lost = set(kept_all["user"]) - set(kept["user"])
+    assert after["test users dropped as unseen"] == len(lost)
+    assert after["test items unseen in train"] == after["test users unseen in train"] == 0
+
+
+@pytest.mark.parametrize("name", DROPPERS)
+def test_drop_unseen_warns_when_most_of_the_test_set_goes(name):
+    data = interactions(9, n_users=40, n_items=60, density=0.08)
+    _, test = DROPPERS[name](data)
+    train, _ = DROPPERS[name](data)
+    unseen = int((~test["user"].isin(train["user"]) | ~test["item"].isin(train["item"])).sum())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        DROPPERS[name](data, drop_unseen=True)
+    messages = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+    if unseen > len(test) / 2:
+        assert len(messages) == 1 and f"dropped {unseen:,} of the {len(test):,}" in messages[0]
+    else:
+        assert not messages
+
+
+def test_temporal_drop_unseen_on_movielens_like_data_warns():
+    # the issue's case in small: a global cut, most test rows from new users
+    data = pd.DataFrame(
+        {
+            "user": [1, 2, 1, 3, 4, 5, 2],
+            "item": ["a", "b", "b", "c", "d", "a", "a"],
+            "timestamp": [1, 2, 3, 4, 5, 6, 7],
+        }
+    )
+    with pytest.warns(UserWarning, match=r"dropped 3 of the 5 test rows \(and 3 of the 5"):
+        train, test = split.temporal(data, cutoff=3, drop_unseen=True)
+    s = split.split_summary(train, test)
+    assert s["test rows"] == 2 and s["test rows dropped as unseen"] == 3
+    assert s["test users dropped as unseen"] == 3
+    assert s["test users unseen in train"] == 0
+    # a summary of frames that no splitter made has no such rows
+    fresh = pd.DataFrame(test.to_dict("list"))
+    assert "test rows dropped as unseen" not in split.split_summary(train, fresh)
+
+
+def test_kfold_checks_its_arguments_when_called():
+    data = interactions()
+    with pytest.raises(ValueError, match="n_splits must be >= 2"):
+        split.kfold(data, n_splits=1)
+    with pytest.raises(TypeError, match="seed"):
+        split.kfold(data, seed="0")
+    with pytest.raises(ValueError, match="by must be"):
+        split.kfold(data, by=["user"])
+    train, test = next(split.kfold(data))
+    assert split.split_summary(train, test)["test rows dropped as unseen"] == 0
+
+
+def test_ids_of_different_types_raise_naming_both_columns():
+    train = pd.DataFrame({"user": [1, 2], "item": [10, 11]})
+    test = pd.DataFrame({"user": [1, 2], "item": ["10", "11"]})
+    with pytest.raises(TypeError, match=r"test\['item'\] holds str ids .* train\['item'\] holds "
+                       r"int ids \(int64\)"):  # fmt: skip
+        split.split_summary(train, test)
+    with pytest.warns(UserWarning, match="matched as integers"):
+        s = split.split_summary(train, test.assign(item=[10.0, 11.0]))
+    assert s["test items unseen in train"] == 0
+    with pytest.raises(TypeError, match=r"data\['user'\] holds int ids .* users holds str ids"):
+        split.interaction_matrix(train, ["1", "2"], [10, 11])
+    with pytest.warns(UserWarning, match="matched as integers"):
+        m = split.interaction_matrix(train, [1, 2], [10.0, 11.0])
+    assert m.toarray().tolist() == [[1.0, 0.0], [0.0, 1.0]]
+    with pytest.raises(TypeError, match=r"test\['item'\] holds str ids .* items holds int ids"):
+        split.sample_candidates(train, test, [10, 11, 12], n_samples=1)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (
+            lambda d: split.temporal(d.assign(timestamp=d["timestamp"].astype(str)), cutoff="5"),
+            TypeError,
+            "numbers or datetimes",
+        ),
+        (
+            lambda d: split.temporal(
+                d.assign(timestamp=d["timestamp"] * 1.0).assign(
+                    timestamp=lambda x: x["timestamp"].where(x.index > 0, np.inf)
+                ),
+                cutoff=5,
+            ),
+            ValueError,
+            "infinite",
+        ),
+        (lambda d: split.temporal(d, cutoff="5"), TypeError, "cutoff must be a number"),
+        (lambda d: split.temporal(d, cutoff=np.nan), ValueError, "finite"),
+        (lambda d: split.temporal(d, cutoff=True), TypeError, "cutoff must be a number"),
+        (
+            lambda d: split.temporal(
+                d.assign(timestamp=pd.to_datetime(d["timestamp"], unit="D")), cutoff=5
+            ),
+            TypeError,
+            "must be a time",
+        ),
+        (lambda d: split.leave_last_out(d, n=1.0), TypeError, "n must be an integer"),
+        (lambda d: split.leave_last_out(d, n=0), ValueError, "n must be an integer >= 1"),
+        (lambda d: split.random_holdout(d, user=["user"]), TypeError, "column name"),
+        (lambda d: split.random_holdout(d, test_size=np.nan), ValueError, "fraction"),
+        (lambda d: split.random_holdout(d.iloc[:0]), ValueError, "empty"),
+        (
+            lambda d: split.split_summary(d, pd.concat([d.iloc[:2], d.iloc[:1]])),
+            ValueError,
+            "twice",
+        ),
+        (lambda d: split.split_summary(d, "test"), TypeError, "DataFrame"),
+        (lambda d: split.relevant_from_ratings(d, threshold=np.nan), ValueError, "finite"),
+        (lambda d: split.relevant_from_ratings(d, threshold="4"), TypeError, "number"),
+        (
+            lambda d: split.relevant_from_ratings(d.assign(rating=d["rating"].astype(str))),
+            TypeError,
+            "numbers",
+        ),
+        (lambda d: split.relevant_from_ratings(d.assign(rating=np.inf)), ValueError, "infinite"),
+        (lambda d: split.relevant_from_ratings(pd.concat([d, d.iloc[:1]])), ValueError, "twice"),
+        (
+            lambda d: split.interaction_matrix(
+                pd.concat([d, d.iloc[:1]]), d["user"].unique(), range(40)
+            ),
+            ValueError,
+            "twice",
+        ),
+        (
+            lambda d: split.interaction_matrix(d, set(d["user"]), range(40)),
+            TypeError,
+            "ordered sequence",
+        ),
+        (lambda d: split.interaction_matrix(d, d["user"].unique(), []), ValueError, "empty"),
+        (
+            lambda d: split.interaction_matrix(d, d["user"].unique(), [0, 0, 1]),
+            ValueError,
+            "repeats the id 0",
+        ),
+        (
+            lambda d: split.interaction_matrix(d, d["user"].unique(), [0, np.nan]),
+            ValueError,
+            "missing id",
+        ),
+        (
+            lambda d: split.interaction_matrix(
+                d.assign(v=np.nan), d["user"].unique(), range(40), value="v"
+            ),
+            ValueError,
+            "missing values",
+        ),
+        (
+            lambda d: split.interaction_matrix(d, d["user"].unique(), "abc"),
+            TypeError,
+            "ordered sequence",
+        ),
+        (
+            lambda d: split.sample_candidates(d, pd.concat([d.iloc[:1], d.iloc[:1]]), range(40)),
+            ValueError,
+            "twice",
+        ),
+        (
+            lambda d: split.sample_candidates(d, d.iloc[:1], range(40), n_samples=0),
+            ValueError,
+            "n_samples",
+        ),
+        (lambda d: split.sample_candidates(d, d.iloc[:1], range(5)), ValueError, "not in items"),
+    ],
+)
+def test_bad_inputs_raise_clearly(call, error, match):
+    with pytest.raises(error, match=match):
+        call(interactions())
