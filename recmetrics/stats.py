@@ -426,6 +426,9 @@ def _one_or_table(results, single):
 # --------------------------------------------------------------------------
 # paired tests
 _EPS = float(np.finfo(np.float64).eps)
+# Up to this many users the Monte Carlo sign flips look up subset sums of 8
+# users at a time (a table of 256 n / 8 values), beyond it of 4 (16 n / 4).
+_BYTE_TABLE_USERS = 1 << 17
 
 
 def _degenerate(difference, alternative):
@@ -476,7 +479,7 @@ def _random_flip_sums(d, n_resamples, rng):
     ``n / g`` look-ups per resample instead of ``n`` multiplications.
     """
     n = d.shape[0]
-    g = 8 if n <= 1 << 17 else 4
+    g = 8 if n <= _BYTE_TABLE_USERS else 4
     groups = -(-n // g)
     padded = np.zeros(groups * g)
     padded[:n] = d
@@ -851,7 +854,7 @@ def bootstrap_ci(
         an interval at this level: with ``n`` users the most extreme
         resampled mean has probability ``n**-n``, so at least
         :math:`n` with :math:`n^{-n} < (1 - \\text{level}) / 2` (4 users at
-        level 0.95, 5 at 0.99).
+        levels 0.95 and 0.99, 5 at 0.999).
 
     See Also
     --------
