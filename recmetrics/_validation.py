@@ -313,19 +313,34 @@ def check_n_items(n_items, n_users: int) -> np.ndarray:
 
 
 def check_seed(seed) -> np.random.Generator:
-    """A numpy Generator from ``seed``: a non-negative integer or a Generator (not a bool).
+    """A NumPy Generator from ``seed``, the one reading of a seed in the package.
+
+    ``None`` gives a generator seeded from fresh OS entropy (different runs
+    differ); a non-negative integer, a ``SeedSequence`` or a
+    ``BitGenerator`` seeds a new one; a ``Generator`` is used as it is.
+    Booleans, floats and negative integers raise.
 
     Examples
     --------
     >>> check_seed(0).integers(10) == check_seed(0).integers(10)
     np.True_
+    >>> isinstance(check_seed(None), np.random.Generator)
+    True
+    >>> check_seed(1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: seed must be None, a non-negative integer or a numpy.random.Generator, got 1.5 ...
     """
+    if seed is None:
+        return np.random.default_rng()
     if isinstance(seed, np.random.Generator):
         return seed
+    if isinstance(seed, (np.random.BitGenerator, np.random.SeedSequence)):
+        return np.random.default_rng(seed)
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
         raise TypeError(
-            f"seed must be a non-negative integer or a numpy.random.Generator, got {seed!r} "
-            f"of type {type(seed).__name__}"
+            "seed must be None, a non-negative integer or a numpy.random.Generator, got "
+            f"{seed!r} of type {_describe(seed)}"
         )
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
@@ -381,27 +396,5 @@ def check_count(x, name: str, *, minimum: int = 1, maximum: int | None = None) -
     return int(x)
 
 
-def check_seed_or_none(seed) -> np.random.Generator:
-    """Like :func:`check_seed`, and ``None`` gives a generator seeded from fresh OS entropy.
-
-    Examples
-    --------
-    >>> isinstance(check_seed_or_none(None), np.random.Generator)
-    True
-    >>> check_seed_or_none(1.5)
-    Traceback (most recent call last):
-    ...
-    TypeError: seed must be None, a non-negative integer or a numpy.random.Generator, got 1.5 ...
-    """
-    if seed is None:
-        return np.random.default_rng()
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if isinstance(seed, (np.random.BitGenerator, np.random.SeedSequence)):
-        return np.random.default_rng(seed)
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
-        raise TypeError(
-            "seed must be None, a non-negative integer or a numpy.random.Generator, got "
-            f"{seed!r} of type {_describe(seed)}"
-        )
-    return check_seed(seed)
+# the name used by recmetrics.stats and recmetrics.sampled
+check_seed_or_none = check_seed

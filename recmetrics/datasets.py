@@ -101,8 +101,9 @@ def synthetic_ratings(
         Standard deviation of the rating noise before rounding.
     prediction_sd : float, default 0.8
         Standard deviation of the noise of ``pred_noisy``.
-    seed : int or numpy.random.Generator, default 0
-        Seed of the random generator; the same seed gives the same frame.
+    seed : int, numpy.random.Generator or None, default 0
+        Seed of the random generator; the same seed gives the same frame
+        (``None``: fresh entropy, a different frame each call).
 
     Returns
     -------

@@ -126,17 +126,12 @@ def test_usable_with_rating_metrics():
         (
             {"seed": 1.5},
             TypeError,
-            "seed must be a non-negative integer or a numpy.random.Generator",
-        ),
-        (
-            {"seed": None},
-            TypeError,
-            "seed must be a non-negative integer or a numpy.random.Generator",
+            "seed must be None, a non-negative integer or a numpy.random.Generator",
         ),
         (
             {"seed": True},
             TypeError,
-            "seed must be a non-negative integer or a numpy.random.Generator",
+            "seed must be None, a non-negative integer or a numpy.random.Generator",
         ),
     ],
 )
