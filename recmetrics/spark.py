@@ -44,7 +44,8 @@ def _require():
         import pyspark.sql  # noqa: F401
     except ImportError as err:  # pragma: no cover - the extra is installed in tests
         raise ImportError(
-            "recmetrics.spark needs pyspark and pyarrow: pip install 'recmetrics-book[spark]'"
+            "recmetrics.spark needs pyspark and pyarrow: "
+            'pip install "pyspark>=4.0" "pyarrow>=16" (Spark 4 needs Java 17 or later)'
         ) from err
 
 

@@ -325,3 +325,10 @@ def test_boolean_relevance_is_read_as_zero_one():
         pd.testing.assert_series_equal(rm.evaluate(form, y_score, ["ndcg@2", "auc", "map"]), want)
     assert rm.ndcg(y_true[0], y_score[0]) == rm.ndcg(y_true[0].astype(int), y_score[0])
     assert rm.ndcg([True, False, True]) == rm.ndcg([1, 0, 1])
+
+
+def test_predictions_of_other_users_only_warn():
+    truth, preds = _pair()
+    with pytest.warns(UserWarning, match="none of the 4 prediction rows"):
+        got = rm.evaluate(truth, preds.assign(user=preds["user"] + 100), ["ndcg@10"], per_user=True)
+    assert (got["ndcg@10"] == 0).all()
