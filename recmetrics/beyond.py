@@ -2071,8 +2071,10 @@ SOURCES: dict[str, dict[str, str]] = {
         "entropy": "Elliot 0.3.1, elliot/evaluation/metrics/diversity/shannon_entropy, "
         "ShannonEntropy (equal list lengths)",
         "arp": "elliot/evaluation/metrics/bias/arp/arp.py, ARP",
-        "aplt": "elliot/evaluation/metrics/bias/aplt/aplt.py, APLT (pop_ratio 0.8; ties at the "
-        "border in Elliot's item order there, by item id here)",
+        "aplt": "elliot/evaluation/metrics/bias/aplt/aplt.py, APLT, with the short head of "
+        "elliot/evaluation/popularity_utils/popularity.py (pop_ratio 0.8 of the training "
+        "(user, item) pairs, popularity in distinct users; ties at the border in Elliot's "
+        "item order there, by item id here)",
     },
 }
 """Library -> metric -> the file and function each preset was read from."""
