@@ -368,7 +368,7 @@ def _pair(a, b, missing):
     return _align(fa, ia, fb, ib, missing)
 
 
-def _pairs_of(fa, fb, nan):
+def _pairs_of(fa, fb, nan, names=("a", "b")):
     """Per metric: the paired values without NaN (or raise)."""
     out = {}
     for col in fa.columns:
@@ -380,7 +380,10 @@ def _pairs_of(fa, fb, nan):
                 "items under no_relevant='skip'?); pass nan='drop' to leave them out"
             )
         if ok.sum() < 2:
-            raise ValueError(f"metric {col!r} has fewer than 2 users with values in both a and b")
+            raise ValueError(
+                f"metric {col!r} has fewer than 2 users with values in both {names[0]} and "
+                f"{names[1]}"
+            )
         out[col] = (x[ok], y[ok])
     return out
 
@@ -517,23 +520,23 @@ def _randomization(x, y, alternative, n_resamples, rng):
         total, sums = 1 << n, _exact_flip_sums(d)
     else:
         total, sums = n_resamples, _random_flip_sums(d, n_resamples, rng)
-    count = 0
+    at_least = at_most = 0  # flipped sums >= and <= the observed one
     for t in sums:
-        if alternative == "greater":
-            count += int(np.count_nonzero(t >= observed - tol))
-        elif alternative == "less":
-            count += int(np.count_nonzero(t <= observed + tol))
-        else:
-            count += int(np.count_nonzero(np.abs(t) >= abs(observed) - tol))
-    # exact: the share of all sign flips; Monte Carlo: the observed signs count
-    # as one more draw, so that p is never 0 (Phipson & Smyth 2010)
-    p = count / total if exact else (count + 1) / (total + 1)
+        at_least += int(np.count_nonzero(t >= observed - tol))
+        at_most += int(np.count_nonzero(t <= observed + tol))
+    if exact:  # the share of all sign flips
+        greater, less = at_least / total, at_most / total
+    else:  # the observed signs count as one more draw: p is never 0 (Phipson & Smyth 2010)
+        greater, less = (at_least + 1) / (total + 1), (at_most + 1) / (total + 1)
+    # two-sided: twice the smaller tail, as scipy's permutation_test (for the exact,
+    # symmetric distribution of the flips this is the share with |sum| >= |observed|)
+    p = {"greater": greater, "less": less}.get(alternative, 2.0 * min(greater, less))
     return min(1.0, p), exact, total
 
 
-def _paired_tests(fa, fb, method, alternative, n_resamples, rng, nan):
+def _paired_tests(fa, fb, method, alternative, n_resamples, rng, nan, names=("a", "b")):
     results = {}
-    for col, (x, y) in _pairs_of(fa, fb, nan).items():
+    for col, (x, y) in _pairs_of(fa, fb, nan, names).items():
         d = x - y
         n = int(d.shape[0])
         details = {}
@@ -612,7 +615,9 @@ def paired_test(
         (all ``2**n_users`` sign flips) when ``2**n_users <= n_resamples``,
         else ``n_resamples`` seeded random sign flips, with
         ``p = (1 + #{flipped >= observed}) / (1 + n_resamples)``
-        (Phipson & Smyth, 2010). Flipped and observed sums are compared with
+        (Phipson & Smyth, 2010) for ``'greater'``, and twice the smaller
+        tail for ``'two-sided'`` (at least ``2 / (1 + n_resamples)``, as in
+        ``scipy.stats.permutation_test``). Flipped and observed sums are compared with
         a tolerance of ``2 n eps sum(|a_u| + |b_u|)``, so that differences
         equal in exact arithmetic count as ties.
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
@@ -751,15 +756,16 @@ def _min_bootstrap_users(level):
     return n
 
 
-def _bootstrap(cols, level, method, n_resamples, rng):
+def _bootstrap(cols, level, method, n_resamples, rng, name="a"):
     """Bootstrap results per metric from ``{metric: values without NaN}``."""
     n_min = _min_bootstrap_users(level)
     for col, x in cols.items():
         if x.shape[0] < n_min:
             raise ValueError(
-                f"metric {col!r} has {x.shape[0]} users, too few for a bootstrap interval at "
-                f"level {level:g} (at least {n_min}: with n users the extreme resampled means "
-                "have probability n**-n, and the interval would be the range of the values). "
+                f"metric {col!r} of {name} has {x.shape[0]} users, too few for a bootstrap "
+                f"interval at level {level:g} (at least {n_min}: with n users the extreme "
+                "resampled means have probability n**-n, and the interval would be the range "
+                "of the values). "
                 "Per-user values are expected: evaluate(..., per_user=True)"
             )
     alpha = 1.0 - level
@@ -890,7 +896,7 @@ def bootstrap_ci(
     else:
         fa, fb = _pair(a, b, missing)
         cols = {col: x - y for col, (x, y) in _pairs_of(fa, fb, nan).items()}
-    results = _bootstrap(cols, level, method, n_resamples, rng)
+    results = _bootstrap(cols, level, method, n_resamples, rng, "a" if b is None else "a - b")
     return _one_or_table(results, len(results) == 1)
 
 
@@ -1448,7 +1454,14 @@ def compare(
                 base, base_indexed, values, indexed, missing, (label(baseline), label(name))
             )
             tests = _paired_tests(
-                a, b, test, "two-sided", n_resamples, check_seed_or_none(seed), nan
+                a,
+                b,
+                test,
+                "two-sided",
+                n_resamples,
+                check_seed_or_none(seed),
+                nan,
+                (label(name), label(baseline)),
             )
             values = values[list(base.columns)]
         cis = _bootstrap(
@@ -1457,6 +1470,7 @@ def compare(
             ci_method,
             n_resamples,
             check_seed_or_none(seed),
+            label(name),
         )
         for metric, ci in cis.items():
             rows.append(

@@ -275,7 +275,7 @@ def test_too_few_users_for_a_bootstrap_interval():
     for level in (0.5, 0.9, 0.95, 0.99, 0.999, 0.9999):
         n = stats._min_bootstrap_users(level)
         assert n ** (-n) < (1 - level) / 2 <= (n - 1) ** (-(n - 1))
-    with pytest.raises(ValueError, match="3 users, too few.*at least 4"):
+    with pytest.raises(ValueError, match="of a has 3 users, too few.*at least 4"):
         stats.bootstrap_ci([0.3, 0.5, 0.4])
     with pytest.raises(ValueError, match="too few"):
         stats.bootstrap_ci([0.3, 0.5, 0.4, 0.6], level=0.999)
@@ -364,6 +364,13 @@ def test_randomization_with_many_users(n_users):
     assert abs(r.pvalue - t) < 4.5 * np.sqrt(t * (1 - t) / 4000) + 0.01
     table = stats.compare({"base": b, "new": a}, test="randomization", n_resamples=500)
     assert table["pvalue"].notna().sum() == 1
+    # the floor of a Monte Carlo p-value: 1 / (B + 1), two-sided twice that (as scipy)
+    far = {
+        alt: stats.paired_test(a + 1, a, method="randomization", n_resamples=999, alternative=alt)
+        for alt in ("greater", "less", "two-sided")
+    }
+    assert far["greater"].pvalue == 1 / 1000 and far["less"].pvalue == 1.0
+    assert far["two-sided"].pvalue == 2 / 1000
 
 
 def test_cli_compare_randomization_with_many_users(tmp_path, capsys):
