@@ -1092,7 +1092,10 @@ def detectable_difference(n_users, sd, *, alpha=0.05, power=0.8):
     else:  # pragma: no cover - power < 1 is always reached
         raise ValueError(f"no effect size reaches power {power!r} with {n} users")
     effect = optimize.brentq(gap, 0.0, high, xtol=1e-300, rtol=4 * _EPS)
-    return float(effect * sd)
+    delta = float(effect * sd)
+    if not math.isfinite(delta):
+        raise ValueError(f"the detectable difference ({effect!r} sd with sd = {sd!r}) overflows")
+    return delta
 
 
 def users_needed(difference, sd, *, alpha=0.05, power=0.8):
@@ -1162,9 +1165,11 @@ def users_needed(difference, sd, *, alpha=0.05, power=0.8):
         raise ValueError(f"difference must be a finite non-zero number, got {difference!r}")
     sd, alpha, power = _check_power_args(sd, alpha, power)
     effect = abs(float(difference)) / sd
-    if not math.isfinite(effect) or effect == 0:
+    if effect == math.inf:  # beyond 1.8e308 standard deviations: the fewest users do
+        return 2
+    if effect == 0:  # below 5e-324 standard deviations
         raise ValueError(
-            f"difference / sd = {abs(float(difference))!r} / {sd!r} is not a usable effect size"
+            f"a difference of {difference!r} with sd {sd!r} needs more than 2**53 users"
         )
 
     def reaches(n):
