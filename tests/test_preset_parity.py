@@ -1,0 +1,686 @@
+"""Every convention preset against its library, run through the library's own API.
+
+For each preset of :mod:`recmetrics.conventions`, ``rm.evaluate(...,
+convention=name)`` is compared, metric by metric, with the library itself on
+seeded random inputs:
+
+* ``binary``: grades 0/1, distinct scores;
+* ``graded``: grades 0..3, distinct scores;
+* ``ties``: grades 0..3, scores with many ties.
+
+Every case holds users without a relevant item (judged, grade 0 only),
+recommendation lists shorter than ``k`` (``k`` beyond the list: ``@20`` on
+lists of 1 to 25 items, or on 15 items for the score matrices), users of the
+truth without predictions and users with predictions but no truth.
+
+Where the libraries run:
+
+* in this environment: trec_eval (through pytrec_eval), scikit-learn and
+  Spark MLlib's ``RankingMetrics`` (pyspark, a local session) in process; ranx
+  in a subprocess of this Python with numba's JIT off
+  (``tests/peer_env/run_peers.py``);
+* in a second environment, built by the fixture ``peer_python`` from the exact
+  pins of ``tests/peer_env/requirements.txt`` (pandas < 3): RecTools, LensKit,
+  Microsoft Recommenders, torchmetrics and RecBole, through
+  ``tests/peer_env/run_peers.py``, fed with JSON files. The environment is
+  built once in ``~/.cache/recmetrics/peers-venv`` (``$XDG_CACHE_HOME`` is
+  honoured; ``$RECMETRICS_PEERS_VENV`` names another folder), outside the
+  repository so that the book build does not scan it, and reused while the
+  requirements file and the Python version are unchanged (a hash stamp). From
+  scratch it takes about 45 s and 1.6 GB (torch, CPU build, is 0.75 GB).
+
+Each library gets the data as its documentation feeds it: long frames
+(truth, predictions) for trec_eval, ranx, RecTools, LensKit, Microsoft
+Recommenders and Spark (RecTools, LensKit and Spark read the ranks; the
+relevant rows only, grade > 0, for those that take no grades); score matrices
+for scikit-learn, torchmetrics and RecBole. recmetrics gets the same data in
+the same form (``relevance='grade'``; ``rank='rank'`` where the library reads
+ranks). Spark receives one (prediction, labels) pair per user of the truth.
+
+Three tests per library and case: ``test_per_user_values`` (every user that
+both evaluate has the library's value, per metric), ``test_same_users_evaluated``
+(the same users are evaluated, every metric) and ``test_mean`` (the mean equals
+the library's own summary, per metric). Microsoft Recommenders and Spark report
+means only. Where the preset does not reproduce the library the test is marked
+``xfail(strict=True)`` with the exact difference and the library's source line
+(``KNOWN``): the day the preset is fixed, the test passes and strict xfail
+turns it into a failure, so that the mark is removed.
+
+What the libraries cannot be asked, and how the runner deals with it:
+
+* RecBole cannot rank beyond the catalogue (``torch.topk`` raises "selected
+  index k out of range"): it is run with k = 5 and 10 on 15 items.
+* LensKit's ``AveragePrecision`` raises ZeroDivisionError on a list whose
+  user has no test item (``ap_sum / denom`` with ``denom = min(len(test),
+  len(recs)) = 0``): AP is measured on the lists of the users with test items.
+* RecBole 1.2.1's MRR, MAP and NDCG use ``np.float``, removed in NumPy 1.24,
+  while LensKit needs NumPy >= 1.25: the runner restores the alias (it was the
+  builtin ``float``) before importing RecBole.
+* Spark's graded NDCG (3-tuples, gain 2^rel - 1) is not compared: the preset
+  has binary gains, Spark's (prediction, labels) form.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import recmetrics as rm
+from recmetrics import conventions as cv
+
+ROOT = Path(__file__).resolve().parents[1]
+PEER_DIR = Path(__file__).resolve().parent / "peer_env"
+REQUIREMENTS = PEER_DIR / "requirements.txt"
+RUNNER = PEER_DIR / "run_peers.py"
+PEER_PYTHON = "python3.11"  # the version the pins were resolved for
+
+pytestmark = [pytest.mark.crosslib]
+
+# --------------------------------------------------------------------------
+# the libraries, how they read their input, and the metrics compared
+FRAME_LIBS = ("trec_eval", "ranx", "rectools", "lenskit", "recommenders", "spark")
+MATRIX_LIBS = ("sklearn", "torchmetrics", "recbole")
+PEER_ENV_LIBS = ("rectools", "lenskit", "recommenders", "torchmetrics", "recbole")
+RANK_LIBS = ("rectools", "lenskit", "spark")  # they read ranks, not scores
+CUTOFFS = {"recbole": (5, 10)}  # RecBole's torch.topk cannot go beyond the catalogue (15)
+DEFAULT_CUTOFFS = (5, 20)
+CASES = {"binary": (1, False, False), "graded": (2, True, False), "ties": (3, True, True)}
+# torchmetrics computes in single precision
+RTOL = {"torchmetrics": 1e-6}
+
+
+def metrics_of(lib):
+    """Every metric the preset provides, at every cutoff the library has (names of evaluate)."""
+    names = []
+    for base, cut in cv.SUPPORTED[lib].items():
+        if cut in ("k", "both"):
+            names += [f"{base}@{k}" for k in CUTOFFS.get(lib, DEFAULT_CUTOFFS)]
+        if cut in ("none", "both"):
+            names.append(base)
+    return names
+
+
+# --------------------------------------------------------------------------
+# differences between a preset and its library, found by these tests: each is
+# a strict xfail. Key: (aspect, library, case or "*", metric or "*"), aspect
+# "values" (per user), "users" (who is evaluated) or "mean".
+TREC_USERS = (
+    "pytrec_eval (trec_eval without -c) evaluates only the queries of the qrels that are in the "
+    "run, so a user of the truth without predictions is left out; convention='trec_eval' with "
+    "users='truth' (the default) counts that user as 0 (users='both' reproduces trec_eval)"
+)
+RANX_TIES = (
+    "ranx orders tied scores by an unstable argsort of the run's input order "
+    "(data_structures/common.py sort_dict_by_value); convention='ranx' uses ties='expected'"
+)
+LENSKIT_USERS = (
+    "LensKit's RunAnalysis.measure measures the output lists only (metrics/bulk.py: `for key, "
+    "out in outputs`): a user of the truth without a list is not evaluated (users='truth' counts "
+    "it 0), and a list whose user has no test item is (Precision 0; Recall, Hit, RecipRank and "
+    "NDCG NaN)"
+)
+LENSKIT_PRECISION = (
+    "LensKit's Precision divides the hits by the length of the truncated list, not by k "
+    "(metrics/ranking/_pr.py Precision.measure_list: `ngood / nrecs`)"
+)
+LENSKIT_AP = (
+    "LensKit's AveragePrecision divides by min(|R|, length of the truncated list) "
+    "(metrics/ranking/_map.py: `denom = min(len(test), len(recs))`); convention='lenskit' by "
+    "min(|R|, k)"
+)
+LENSKIT_MEAN = (
+    "LensKit's summary (RunAnalysisResult.list_summary) averages over the output lists and "
+    "fills a NaN per-list value with the metric's default 0 (metrics/_base.py ListMetric.default "
+    "= 0.0): lists whose user has no test item count 0 in every metric; plus the differences of "
+    "the users and per-user tests"
+)
+RECOMMENDERS_USERS = (
+    "Microsoft Recommenders' precision_at_k, recall_at_k and map_at_k average over the users "
+    "present in both frames (python_evaluation.py merge_ranking_true_pred: common_users, "
+    "n_users), its ndcg_at_k over every user of rating_true; convention='recommenders' with "
+    "users='truth' also counts the users without predictions (as 0) in P, R and MAP"
+)
+RECOMMENDERS_TIES = (
+    "Microsoft Recommenders orders tied predictions by input row order (get_top_k_items: "
+    "sort_values over (user, prediction), a stable lexsort); convention='recommenders' uses "
+    "ties='expected'"
+)
+TORCHMETRICS_TIES = (
+    "torchmetrics orders tied scores as torch.topk / torch.argsort return them (unspecified; "
+    "functional/retrieval/precision.py, recall.py, average_precision.py, reciprocal_rank.py); "
+    "convention='torchmetrics' uses ties='expected' (its NDCG averages over ties and agrees)"
+)
+RECBOLE_TIES = (
+    "RecBole orders tied scores as torch.topk returns them (evaluator/collector.py "
+    "Collector.eval_batch_collect); convention='recbole' uses ties='expected'"
+)
+
+KNOWN: dict[tuple[str, str, str, str], str] = {
+    ("users", "trec_eval", "*", "*"): TREC_USERS,
+    ("mean", "trec_eval", "*", "*"): TREC_USERS,
+    ("users", "lenskit", "*", "*"): LENSKIT_USERS,
+    ("mean", "lenskit", "*", "*"): LENSKIT_MEAN,
+}
+for _m in ("precision@5", "precision@20"):
+    KNOWN["values", "lenskit", "*", _m] = LENSKIT_PRECISION
+for _m in ("map@5", "map@20", "map"):
+    KNOWN["values", "lenskit", "*", _m] = LENSKIT_AP
+for _m in ("precision@5", "precision@20", "recall@5", "recall@20", "map@5", "map@20"):
+    KNOWN["mean", "recommenders", "*", _m] = RECOMMENDERS_USERS
+for _m in ("ndcg@5", "ndcg@20"):
+    KNOWN["mean", "recommenders", "ties", _m] = RECOMMENDERS_TIES
+for _base in ("precision", "recall", "f1", "hr"):  # without a cutoff ties do not matter
+    for _k in ("@5", "@20"):
+        KNOWN["values", "ranx", "ties", _base + _k] = RANX_TIES
+        KNOWN["mean", "ranx", "ties", _base + _k] = RANX_TIES
+for _base in ("mrr", "map", "ndcg"):
+    for _k in ("@5", "@20", ""):
+        KNOWN["values", "ranx", "ties", _base + _k] = RANX_TIES
+        KNOWN["mean", "ranx", "ties", _base + _k] = RANX_TIES
+# the cutoffs of 20 reach the whole catalogue of 15 items, where P and R ignore the order
+for _m in ("precision@5", "recall@5", "mrr@5", "mrr@20", "mrr", "map@5", "map@20", "map"):
+    KNOWN["values", "torchmetrics", "ties", _m] = TORCHMETRICS_TIES
+    KNOWN["mean", "torchmetrics", "ties", _m] = TORCHMETRICS_TIES
+for _m in metrics_of("recbole"):
+    if _m != "hr@10":  # a hit in the top 10 of 15 items is the same in every order here
+        KNOWN["values", "recbole", "ties", _m] = RECBOLE_TIES
+        KNOWN["mean", "recbole", "ties", _m] = RECBOLE_TIES
+
+
+def known(aspect, lib, case, metric):
+    for c in (case, "*"):
+        for m in (metric, "*"):
+            if (aspect, lib, c, m) in KNOWN:
+                return KNOWN[aspect, lib, c, m]
+    return None
+
+
+# --------------------------------------------------------------------------
+# inputs
+def make_frames(seed, graded, ties, n_users=48, n_items=80):
+    """Long truth (user, item, grade) and predictions (user, item, score, rank).
+
+    Users by ``u % 8``: 0 in the truth without predictions, 1 with predictions
+    but no truth, 2 judged with grade 0 only, 3 with 1 to 3 predictions (lists
+    shorter than k), the others with 5 to 25.
+    """
+    rng = np.random.default_rng(seed)
+    items = np.array([f"i{j:03d}" for j in range(n_items)])
+    t_rows, p_rows = [], []
+    for u in range(n_users):
+        uid, kind = f"u{u:02d}", u % 8
+        judged = np.array([], dtype=int)
+        if kind != 1:
+            judged = rng.choice(n_items, size=rng.integers(2, 12), replace=False)
+            top = 4 if graded else 2
+            grades = rng.integers(0, top, judged.size)
+            if kind == 2:
+                grades[:] = 0
+            elif not grades.any():
+                grades[0] = rng.integers(1, top)
+            t_rows.append(pd.DataFrame({"user": uid, "item": items[judged], "grade": grades}))
+        if kind != 0:
+            length = rng.integers(1, 4) if kind == 3 else rng.integers(5, 26)
+            hits = judged[rng.random(judged.size) < 0.6]
+            others = rng.permutation(np.setdiff1d(np.arange(n_items), hits))
+            chosen = rng.permutation(np.r_[hits, others][:length])
+            if ties:
+                scores = rng.integers(0, 4, chosen.size) / 4.0
+            else:  # distinct, also in single precision
+                scores = (rng.permutation(chosen.size) + rng.random(chosen.size) / 2) / 8.0
+            order = np.argsort(-scores, kind="stable")
+            rank = np.empty(chosen.size, dtype=np.int64)
+            rank[order] = np.arange(1, chosen.size + 1)
+            p_rows.append(
+                pd.DataFrame({"user": uid, "item": items[chosen], "score": scores, "rank": rank})
+            )
+    truth = pd.concat(t_rows, ignore_index=True)
+    pred = pd.concat(p_rows, ignore_index=True)
+    return truth, pred
+
+
+def make_matrices(seed, graded, ties, n_users=40, n_items=15):
+    """Grades and scores (negative ones too); every sixth user has no relevant item."""
+    rng = np.random.default_rng(seed + 100)
+    top = 4 if graded else 2
+    y_true = rng.integers(1, top, (n_users, n_items)) * (rng.random((n_users, n_items)) < 0.3)
+    for u in range(n_users):
+        if u % 6 == 0:
+            y_true[u] = 0
+        elif not y_true[u].any():
+            y_true[u, rng.integers(n_items)] = 1
+    if ties:
+        y_score = rng.integers(-2, 3, (n_users, n_items)) / 2.0
+    else:
+        y_score = np.stack(
+            [(rng.permutation(n_items) - 5 + rng.random(n_items) / 2) / 4 for _ in range(n_users)]
+        )
+    return y_true.astype(np.int64), y_score
+
+
+@pytest.fixture(scope="module")
+def data():
+    """Every case's inputs: {case: (truth, predictions, y_true, y_score)}."""
+    return {
+        case: (*make_frames(seed, graded, ties), *make_matrices(seed, graded, ties))
+        for case, (seed, graded, ties) in CASES.items()
+    }
+
+
+def test_inputs_hold_every_situation(data):
+    """The cases hold what they promise (so that the parity tests test it)."""
+    for case, (truth, pred, y_true, y_score) in data.items():
+        t_users, p_users = set(truth["user"]), set(pred["user"])
+        assert t_users - p_users and p_users - t_users  # users in one frame only
+        relevant = truth[truth["grade"] > 0].groupby("user").size()
+        assert t_users - set(relevant.index)  # judged users without a relevant item
+        lengths = pred.groupby("user").size()
+        assert lengths.min() < 5 and (lengths < 20).mean() > 0.5  # lists shorter than k
+        assert (y_true.sum(axis=1) == 0).any() and (y_score < 0).any()
+        assert y_true.shape[1] < 20  # k beyond the catalogue
+        if case == "ties":
+            assert pred.duplicated(["user", "score"]).any()
+            assert any(len(set(row)) < len(row) for row in y_score)
+        else:
+            assert not pred.duplicated(["user", "score"]).any()
+            assert (
+                not pred.assign(s=pred["score"].astype(np.float32)).duplicated(["user", "s"]).any()
+            )
+        if case == "binary":
+            assert set(truth["grade"]) == {0, 1}
+        else:
+            assert truth["grade"].max() == 3
+
+
+def ours(lib, case, data, per_user):
+    """rm.evaluate under the preset, on the input form the library reads."""
+    truth, pred, y_true, y_score = data[case]
+    metrics = metrics_of(lib)
+    if lib in MATRIX_LIBS:
+        return rm.evaluate(y_true, y_score, metrics, convention=lib, per_user=per_user)
+    order = {"rank": "rank"} if lib in RANK_LIBS else {"score": "score"}
+    return rm.evaluate(
+        truth, pred, metrics, convention=lib, per_user=per_user, relevance="grade", **order
+    )
+
+
+# --------------------------------------------------------------------------
+# the second environment
+def _stamp():
+    h = hashlib.sha256(REQUIREMENTS.read_bytes())
+    h.update(PEER_PYTHON.encode())
+    return h.hexdigest()
+
+
+def peer_venv():
+    """Where the second environment lives: outside the repository (the book build scans it)."""
+    if os.environ.get("RECMETRICS_PEERS_VENV"):
+        return Path(os.environ["RECMETRICS_PEERS_VENV"])
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "recmetrics" / "peers-venv"
+
+
+def build_peer_env(venv):
+    """Create (or reuse) the second environment; return its Python and the seconds spent.
+
+    A lock file serialises concurrent builds (two test runs on one machine).
+    """
+    python = venv / "bin" / "python"
+    stamp = venv / ".requirements.sha256"
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    with open(venv.parent / (venv.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if python.exists() and stamp.exists() and stamp.read_text() == _stamp():
+            return python, 0.0
+        start = time.perf_counter()
+        base = shutil.which(PEER_PYTHON)
+        if base is None:
+            pytest.fail(f"the peer environment needs {PEER_PYTHON} (the version its pins are for)")
+        if venv.exists():
+            shutil.rmtree(venv)
+        subprocess.run([base, "-m", "venv", str(venv)], check=True)
+        done = subprocess.run(
+            [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-input"]
+            + ["--disable-pip-version-check", "-r", str(REQUIREMENTS)],
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode:
+            pytest.fail(f"building the peer environment failed:\n{done.stderr[-4000:]}")
+        stamp.write_text(_stamp())
+        return python, time.perf_counter() - start
+
+
+@pytest.fixture(scope="session")
+def peer_python():
+    """The Python of the second environment (built on first use)."""
+    python, _ = build_peer_env(peer_venv())
+    return python
+
+
+def run_jobs(python, jobs, tmp_path, env=None):
+    """Run ``run_peers.py`` with ``python`` on ``jobs``; its results by job id."""
+    src, dst = tmp_path / "jobs.json", tmp_path / "results.json"
+    src.write_text(json.dumps(jobs))
+    done = subprocess.run(
+        [str(python), str(RUNNER), str(src), str(dst)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, **(env or {})),
+        timeout=900,
+    )
+    if done.returncode:
+        raise RuntimeError(f"run_peers.py failed:\n{done.stderr[-6000:]}")
+    return json.loads(dst.read_text())
+
+
+def _columns(frame):
+    return {c: frame[c].tolist() for c in frame.columns}
+
+
+def job_of(lib, case, data):
+    truth, pred, y_true, y_score = data[case]
+    job = {"id": f"{lib}/{case}", "library": lib, "metrics": metrics_of(lib)}
+    if lib in MATRIX_LIBS:
+        job.update(y_true=y_true.tolist(), y_score=y_score.tolist())
+    else:
+        job.update(truth=_columns(truth), predictions=_columns(pred))
+    return job
+
+
+@pytest.fixture(scope="module")
+def peer_results(peer_python, data, tmp_path_factory):
+    """The results of the libraries of the second environment, every case."""
+    jobs = [job_of(lib, case, data) for lib in PEER_ENV_LIBS for case in CASES]
+    return run_jobs(peer_python, jobs, tmp_path_factory.mktemp("peers"))
+
+
+@pytest.fixture(scope="module")
+def ranx_results(data, tmp_path_factory):
+    """ranx, in a subprocess of this Python with numba's JIT off."""
+    pytest.importorskip("ranx")
+    jobs = [job_of("ranx", case, data) for case in CASES]
+    return run_jobs(
+        sys.executable, jobs, tmp_path_factory.mktemp("ranx"), env={"NUMBA_DISABLE_JIT": "1"}
+    )
+
+
+# --------------------------------------------------------------------------
+# the libraries of this environment
+TREC_MEASURES = {
+    "precision": "P",
+    "recall": "recall",
+    "hr": "success",
+    "mrr": "recip_rank",
+    "map": "map",
+    "ndcg": "ndcg",
+}
+
+
+def _trec_name(name):
+    base, _, k = name.partition("@")
+    if not k:
+        return TREC_MEASURES[base], TREC_MEASURES[base]
+    family = {"map": "map_cut", "ndcg": "ndcg_cut"}.get(base, TREC_MEASURES[base])
+    return f"{family}.{k}", f"{family}_{k}"
+
+
+def trec_eval_results(data):
+    """pytrec_eval on the qrels (every judged row, grade 0 too) and the run."""
+    import pytrec_eval
+
+    out = {}
+    for case in CASES:
+        truth, pred = data[case][:2]
+        qrels, run = {}, {}
+        for u, i, g in truth[["user", "item", "grade"]].itertuples(index=False):
+            qrels.setdefault(u, {})[i] = int(g)
+        for u, i, s in pred[["user", "item", "score"]].itertuples(index=False):
+            run.setdefault(u, {})[i] = float(s)
+        names = dict(_trec_name(m) for m in metrics_of("trec_eval"))
+        res = pytrec_eval.RelevanceEvaluator(qrels, set(names)).evaluate(run)
+        per_user = {}
+        for name in metrics_of("trec_eval"):
+            key = _trec_name(name)[1]
+            per_user[name] = {u: float(v[key]) for u, v in res.items()}
+        # trec_eval's summary ("all") is the mean over the queries it evaluated
+        mean = {n: float(np.mean(list(v.values()))) for n, v in per_user.items()}
+        out[f"trec_eval/{case}"] = {"mean": mean, "per_user": per_user}
+    return out
+
+
+def sklearn_results(data):
+    """scikit-learn's ranking metrics: each row as one sample, and the means sklearn averages."""
+    from sklearn.metrics import average_precision_score, dcg_score, ndcg_score, roc_auc_score
+
+    out = {}
+    for case in CASES:
+        y_true, y_score = data[case][2:]
+        n = y_true.shape[0]
+        per_user, mean = {}, {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # AP of a row without a positive: a warning, 0
+            for name in metrics_of("sklearn"):
+                base, _, k = name.partition("@")
+                k = int(k) if k else None
+                if base in ("ndcg", "dcg"):
+                    fn = ndcg_score if base == "ndcg" else dcg_score
+                    per_user[name] = {
+                        str(u): float(fn(y_true[u : u + 1], y_score[u : u + 1], k=k))
+                        for u in range(n)
+                    }
+                    mean[name] = float(fn(y_true, y_score, k=k))
+                elif base == "map":
+                    per_user[name] = {
+                        str(u): float(average_precision_score(y_true[u] > 0, y_score[u]))
+                        for u in range(n)
+                    }
+                    mean[name] = float(
+                        average_precision_score(y_true > 0, y_score, average="samples")
+                    )
+                else:  # auc: roc_auc_score raises for a row with one class only
+                    vals = {}
+                    for u in range(n):
+                        if 0 < (y_true[u] > 0).sum() < y_true.shape[1]:
+                            vals[str(u)] = float(roc_auc_score(y_true[u] > 0, y_score[u]))
+                    per_user[name] = vals
+                    mean[name] = float(np.mean(list(vals.values())))
+        out[f"sklearn/{case}"] = {"mean": mean, "per_user": per_user}
+    return out
+
+
+@pytest.fixture(scope="module")
+def spark_results(data):
+    """Spark MLlib's RankingMetrics on one (prediction, labels) pair per user of the truth."""
+    pytest.importorskip("pyspark")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark needs Java (OpenJDK 17)")
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    session = rm.spark.local_session(1, config={"spark.sql.shuffle.partitions": "2"})
+    out = {}
+    try:
+        for case in CASES:
+            truth, pred = data[case][:2]
+            lists = pred.sort_values(["user", "rank"]).groupby("user")["item"].agg(list)
+            labels = truth[truth["grade"] > 0].groupby("user")["item"].agg(list)
+            pairs = [(lists.get(u, []), labels.get(u, [])) for u in sorted(set(truth["user"]))]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                metrics = RankingMetrics(session.sparkContext.parallelize(pairs, 2))
+                mean = {}
+                for name in metrics_of("spark"):
+                    base, _, k = name.partition("@")
+                    if base == "map" and not k:
+                        mean[name] = metrics.meanAveragePrecision
+                        continue
+                    fn = {
+                        "precision": metrics.precisionAt,
+                        "recall": metrics.recallAt,
+                        "map": metrics.meanAveragePrecisionAt,
+                        "ndcg": metrics.ndcgAt,
+                    }[base]
+                    mean[name] = float(fn(int(k)))
+            out[f"spark/{case}"] = {"mean": mean, "per_user": None}
+    finally:
+        session.stop()
+    return out
+
+
+@pytest.fixture(scope="module")
+def library_results(request, data):
+    """{'lib/case': result} for the libraries asked, computed on first use."""
+    cache = {}
+
+    def get(lib):
+        if lib not in cache:
+            if lib in PEER_ENV_LIBS:
+                cache[lib] = request.getfixturevalue("peer_results")
+            elif lib == "ranx":
+                cache[lib] = request.getfixturevalue("ranx_results")
+            elif lib == "spark":
+                cache[lib] = request.getfixturevalue("spark_results")
+            elif lib == "trec_eval":
+                cache[lib] = trec_eval_results(data)
+            else:
+                cache[lib] = sklearn_results(data)
+        return cache[lib]
+
+    return get
+
+
+@pytest.fixture(scope="module")
+def our_results(data):
+    cache = {}
+
+    def get(lib, case):
+        if (lib, case) not in cache:
+            cache[lib, case] = (
+                ours(lib, case, data, per_user=False),
+                ours(lib, case, data, per_user=True),
+            )
+        return cache[lib, case]
+
+    return get
+
+
+# --------------------------------------------------------------------------
+# the parity tests
+PER_USER_LIBS = tuple(lib for lib in cv.PRESETS if lib not in ("recommenders", "spark"))
+
+
+def _marks(aspect, lib, case, metric):
+    marks = [pytest.mark.slow] if lib in PEER_ENV_LIBS + ("spark", "ranx") else []
+    reason = known(aspect, lib, case, metric)
+    if reason:
+        marks.append(pytest.mark.xfail(strict=True, reason=reason))
+    return marks
+
+
+def _params(aspect, libs):
+    return [
+        pytest.param(
+            lib, case, metric, marks=_marks(aspect, lib, case, metric), id=f"{lib}-{case}-{metric}"
+        )
+        for lib in libs
+        for case in CASES
+        for metric in metrics_of(lib)
+    ]
+
+
+def _tol(lib):
+    rtol = RTOL.get(lib, 1e-9)
+    return {"rtol": rtol, "atol": rtol * 1e-3}
+
+
+def _per_user(lib, metric, ours_per, theirs):
+    """(ours, theirs): the per-user values, NaN (user not evaluated) dropped, indexed by str."""
+    mine = ours_per[metric].copy()
+    mine.index = mine.index.astype(str)
+    their = pd.Series(theirs["per_user"][metric], dtype=float)
+    return mine.dropna(), their.dropna()
+
+
+def value_problems(lib, metric, ours_per, theirs):
+    """Users evaluated by both whose values differ."""
+    mine, their = _per_user(lib, metric, ours_per, theirs)
+    both = sorted(set(mine.index) & set(their.index))
+    a, b = mine[both].to_numpy(), their[both].to_numpy()
+    bad = ~np.isclose(a, b, **_tol(lib))
+    shown = [
+        f"{u}: ours {x:.10g}, theirs {y:.10g}"
+        for u, x, y, z in zip(both, a, b, bad, strict=True)
+        if z
+    ]
+    if not shown:
+        return []
+    return [f"{len(shown)} of {len(both)} users differ: " + "; ".join(shown[:5])]
+
+
+def user_problems(lib, metric, ours_per, theirs):
+    """Users evaluated by one side only (with their values)."""
+    mine, their = _per_user(lib, metric, ours_per, theirs)
+    out = []
+    for who, a, b in (("us", mine, their), ("the library", their, mine)):
+        only = sorted(set(a.index) - set(b.index))
+        if only:
+            out.append(
+                f"{metric}: {len(only)} users evaluated by {who} only: "
+                + ", ".join(f"{u}={a[u]:.4g}" for u in only[:6])
+            )
+    return out
+
+
+@pytest.mark.parametrize(("lib", "case", "metric"), _params("values", PER_USER_LIBS))
+def test_per_user_values(lib, case, metric, library_results, our_results):
+    """Every user that both evaluate has the library's value."""
+    theirs = library_results(lib)[f"{lib}/{case}"]
+    problems = value_problems(lib, metric, our_results(lib, case)[1], theirs)
+    assert not problems, f"convention={lib!r}, {case}, {metric}: " + "; ".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("lib", "case"),
+    [
+        pytest.param(lib, case, marks=_marks("users", lib, case, "*"), id=f"{lib}-{case}")
+        for lib in PER_USER_LIBS
+        for case in CASES
+    ],
+)
+def test_same_users_evaluated(lib, case, library_results, our_results):
+    """The library and the preset evaluate the same users, for every metric."""
+    theirs = library_results(lib)[f"{lib}/{case}"]
+    ours_per = our_results(lib, case)[1]
+    problems = [p for m in metrics_of(lib) for p in user_problems(lib, m, ours_per, theirs)]
+    assert not problems, f"convention={lib!r}, {case}:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize(("lib", "case", "metric"), _params("mean", cv.PRESETS))
+def test_mean(lib, case, metric, library_results, our_results):
+    """The mean over users equals the library's own summary."""
+    theirs = library_results(lib)[f"{lib}/{case}"]["mean"][metric]
+    theirs = np.nan if theirs is None else theirs
+    ours_mean = float(our_results(lib, case)[0][metric])
+    assert np.isclose(ours_mean, theirs, equal_nan=True, **_tol(lib)), (
+        f"convention={lib!r}, {case}, {metric}: ours {ours_mean!r}, theirs {theirs!r}"
+    )
+
+
+@pytest.mark.slow
+def test_peer_versions_are_the_versions_read(library_results):
+    """The second environment runs the versions that conventions.LIBRARIES names."""
+    installed = library_results("rectools")["_versions"]
+    for lib in PEER_ENV_LIBS:
+        assert installed[lib] == cv.LIBRARIES[lib]["version"], lib
