@@ -198,7 +198,26 @@ def top_k(y_score, k, *, mask=None, items=None):
         raise ValueError(f"k={k} is larger than the {n_items} items (columns of y_score)")
     columns = None if items is None else _columns(items, n_items, "y_score")
     if mask is not None:
-        M = mask.tocsr() if sp.issparse(mask) else sp.csr_matrix(np.asarray(mask) != 0)
+        if sp.issparse(mask):
+            M = mask.tocsr()
+            if M.shape == S.shape:
+                as_numeric_array(M.data, "mask", ndim=1, allow_empty=True)
+        else:
+            if isinstance(mask, (str, bytes, set, frozenset, Mapping)):
+                raise TypeError(
+                    f"mask must be an array or sparse matrix, got {type(mask).__name__}"
+                )
+            try:
+                m = np.asarray(mask)
+            except ValueError:
+                raise ValueError("mask must be a rectangular array (one row per user)") from None
+            if m.dtype.kind not in "biuf":
+                raise TypeError(f"mask must hold numbers or booleans, got dtype {m.dtype}")
+            if m.shape != S.shape:
+                raise ValueError(f"mask has shape {m.shape}, y_score has shape {S.shape}")
+            if m.dtype.kind == "f" and np.isnan(m).any():
+                raise ValueError("mask contains NaN")
+            M = sp.csr_matrix(m != 0)
         if M.shape != S.shape:
             raise ValueError(f"mask has shape {M.shape}, y_score has shape {S.shape}")
     out = np.empty((n_users, k), dtype=np.int64)
@@ -380,8 +399,10 @@ def _read_array(recommended, k):
 
 
 def _read_sequence(recommended, k):
-    if isinstance(recommended, (str, bytes, set, frozenset, Mapping)) or not hasattr(
-        recommended, "__len__"
+    if (
+        isinstance(recommended, (str, bytes, set, frozenset, Mapping))
+        or sp.issparse(recommended)
+        or not hasattr(recommended, "__len__")
     ):
         raise TypeError(
             "recommended must be a list of ranked lists of item ids, a 2-D array of item ids "

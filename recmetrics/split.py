@@ -223,7 +223,11 @@ def _id_index(ids, name):
             f"{name} must be an ordered sequence of ids (list, array or pandas Index), "
             f"got {type(ids).__name__}"
         )
-    if isinstance(ids, pd.DataFrame) or np.ndim(ids) != 1:
+    try:
+        flat = not isinstance(ids, pd.DataFrame) and not sp.issparse(ids) and np.ndim(ids) == 1
+    except ValueError:  # ragged nested sequences
+        flat = False
+    if not flat:
         raise TypeError(f"{name} must be one-dimensional (one id per row or column)")
     index = pd.Index(ids)
     if len(index) == 0:
@@ -283,7 +287,7 @@ def _test_count(n, test_size, min_train):
     if isinstance(test_size, numbers.Integral):
         if test_size < 1:
             raise ValueError(f"test_size as a count must be >= 1, got {test_size}")
-        want = np.full(n.shape[0], int(test_size))
+        want = np.full(n.shape[0], min(int(test_size), int(n.max(initial=0))))
     else:
         if not 0 < test_size < 1:
             raise ValueError(f"test_size as a fraction must lie in (0, 1), got {test_size}")
@@ -296,7 +300,7 @@ def _check_min_train(min_train):
         raise TypeError(f"min_train must be an integer >= 0, got {min_train!r}")
     if min_train < 0:
         raise ValueError(f"min_train must be >= 0, got {min_train}")
-    return int(min_train)
+    return min(int(min_train), 2**62)  # any count beyond the rows acts the same
 
 
 # --------------------------------------------------------------------------
@@ -577,7 +581,7 @@ def leave_last_out(
     min_train = _check_min_train(min_train)
     codes, _ = pd.factorize(data[user])
     counts = np.bincount(codes)
-    n_test = np.clip(np.minimum(int(n), counts - min_train), 0, None)
+    n_test = np.clip(np.minimum(min(int(n), len(data)), counts - min_train), 0, None)
     try:
         item_order = pd.factorize(data[item], sort=True)[0]
     except TypeError:

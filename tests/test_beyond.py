@@ -736,6 +736,10 @@ BAD_FRAME_RECS = pd.DataFrame({"user": [1, 1], "item": ["a", "b"], "rank": [1, 2
         lambda: beyond.describe(3),
         lambda: beyond.novelty(BAD_FRAME_RECS, TRAIN, items="ab"),
         lambda: beyond.calibration([["a"]], [["a"]], GENRES, history_weight="w"),
+        lambda: beyond.coverage(sp.csr_matrix((2, 2)), n_items=3),
+        lambda: beyond.top_k([[0.1, 0.2]], 1, mask="ab"),
+        lambda: beyond.top_k([[0.1, 0.2]], 1, mask=[["x", "y"]]),
+        lambda: beyond.novelty([[0]], TRAIN, items=[[1, 2], [3]]),
     ],
 )
 def test_bad_types_raise_type_errors(call):
@@ -791,6 +795,8 @@ def test_bad_types_raise_type_errors(call):
             "NaN",
         ),
         (lambda: beyond.serendipity([["a"]], [{"a"}, {"b"}], popularity=TRAIN), "2 entries"),
+        (lambda: beyond.top_k([[0.1, 0.2]], 1, mask=[[np.nan, 0]]), "mask contains NaN"),
+        (lambda: beyond.top_k([[0.1, 0.2]], 1, mask=[[0, 0, 0]]), "mask has shape"),
         (
             lambda: beyond.intra_list_diversity(
                 [["a", "b"]],

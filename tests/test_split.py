@@ -270,6 +270,17 @@ def test_temporal_drop_unseen_on_movielens_like_data_warns():
     assert "test rows dropped as unseen" not in split.split_summary(train, fresh)
 
 
+def test_counts_beyond_the_rows_act_as_every_row():
+    data = interactions()
+    huge = 2**70
+    assert split.leave_last_out(data, n=huge)[0].groupby("user").size().eq(1).all()
+    assert split.random_holdout(data, min_train=huge)[1].empty
+    pd.testing.assert_frame_equal(
+        split.random_holdout(data, test_size=huge)[1],
+        split.random_holdout(data, test_size=10**6)[1],
+    )
+
+
 def test_kfold_checks_its_arguments_when_called():
     data = interactions()
     with pytest.raises(ValueError, match="n_splits must be >= 2"):
