@@ -63,6 +63,35 @@ from .topn import (
 
 __version__ = "0.1.0"
 
+
+def _warn_if_name_clash():
+    """Warn when the unrelated PyPI distribution ``recmetrics`` shares this environment.
+
+    Both install the import package ``recmetrics``: whichever comes second
+    overwrites the other's files, and uninstalling one deletes files the other
+    needs. One lookup of the installed distributions (well under 1 ms).
+    """
+    from importlib import metadata
+
+    try:
+        other = metadata.distribution("recmetrics")
+    except metadata.PackageNotFoundError:
+        return
+    import warnings
+
+    warnings.warn(
+        f"the unrelated PyPI package 'recmetrics' ({other.version}) is installed in this "
+        "environment under the same import name as this package, 'recmetrics-book': "
+        "installing either overwrites files of the other, and 'pip uninstall recmetrics' "
+        "deletes files this package needs. Keep them in separate virtual environments; "
+        "here, uninstall both and reinstall recmetrics-book (see its README).",
+        UserWarning,
+        stacklevel=3,  # the line that imports recmetrics (importlib's frames are skipped)
+    )
+
+
+_warn_if_name_clash()
+
 # Imported on first use: recmetrics.stats needs scipy.stats (about 0.6 s to import),
 # which evaluating metrics does not.
 _LAZY_MODULES = ("stats",)

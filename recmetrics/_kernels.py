@@ -34,21 +34,37 @@ The work is ``O(n_items * min(m, log m + c))`` per user and the matrix is read
 from memory once, so the cost stays within a small factor of one reduction
 pass over the scores. With numba (pinned in the book's environment) the rows
 run compiled and in parallel; without it a chunked NumPy version with the
-same results is used.
+same results is used, and the first call large enough to notice says so once
+(a ``RuntimeWarning`` naming ``pip install numba``).
+
+The first call: numba compiles a kernel the first time it meets a type of
+input and keeps the machine code in its on-disk cache, so a fresh
+environment pays several seconds once. Inputs whose NumPy path costs a
+fraction of a second take that path (the same results, bit for bit) until
+the compiled kernel is ready, compiled in this process or found in numba's
+cache; they never compile. A larger first call compiles, and says so first,
+once per process, in one line on standard error (the logger ``recmetrics``;
+``RECMETRICS_COMPILE_NOTICE=0`` silences it); it says nothing when the cache
+is warm. See ``book/data/benchmarks/cold_start.json``.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import sys
 import threading
+import warnings
 
 import numpy as np
 
 try:  # pragma: no cover - exercised through whichever path is available
     import numba
+    from numba.core import event as _numba_event
 
     HAVE_NUMBA = True
 except ImportError:  # pragma: no cover
-    numba = None
+    numba = _numba_event = None
     HAVE_NUMBA = False
 
 __all__ = [
@@ -664,6 +680,120 @@ def _parallel(kernel, *args):
     return out
 
 
+# -- the first call ----------------------------------------------------------------------
+#
+# A fresh environment compiles the kernels that the first evaluate needs: 6.5 s
+# for 100 x 50 scores, 10.7 s for 5,000 x 20,000 (2 cores, AMD EPYC; the
+# "before" run of book/data/benchmarks/cold_start.json). Compiled code is
+# faster at every size once it exists (counting 100 x 50 scores, 5 relevant
+# items each: 0.02 ms, NumPy 0.05 ms; 1,000 x 1,000, 10 each: 0.4 ms and
+# 28 ms), so the crossover that matters is against the compilation: an input
+# whose NumPy path takes a fraction of a second is not worth seconds of
+# compiling. Measured NumPy costs (same machine): about 2.8 ns per comparison
+# of a relevant entry with an item of its row (count_above), 3 ns per cell
+# (np.nonzero of dense relevance; the NaN/inf check, 1 ns), 70 ns per entry
+# (the sort behind tie_groups). Below these limits (NumPy paths of 0.17 to
+# 0.28 s measured at them) an input takes the NumPy path unless the compiled
+# kernel for its types is ready.
+_NUMPY_MAX_WORK = 1 << 26  # comparisons (count_above), cells (dense_nonzero, NaN check)
+_NUMPY_MAX_ENTRIES = 1 << 21  # entries (tie_groups)
+# False: every input takes the compiled kernels when numba is present (tests)
+_SMALL_TO_NUMPY = True
+# (id of a kernel, argument types) -> whether numba's on-disk cache holds it
+_CACHED = {}
+# What the one-line notice says a first compilation costs: the "after" runs
+# of bench_cold_start.py (first call minus warm first call) on 2 cores.
+_COMPILE_SECONDS = "about 10 s"
+_NOTICES = {"compile": False, "numpy": False}
+_LOG = logging.getLogger("recmetrics")
+
+
+def _ready(kernel, args):
+    """Whether ``kernel(*args)`` runs without compiling: compiled here, or in numba's cache."""
+    try:
+        sig = tuple(kernel.typeof_pyval(a) for a in args)
+        if sig in kernel.overloads:
+            return True
+        key = (id(kernel), sig)
+        if key not in _CACHED:
+            # numba's own lookup (Dispatcher.compile): the index of the
+            # function's cache file, keyed by types, CPU and bytecode, empty
+            # when the source file changed
+            cache = kernel._cache
+            index = cache._cache_file._load_index()
+            _CACHED[key] = cache._index_key(sig, kernel.targetctx.codegen()) in index
+        return _CACHED[key]
+    except Exception:  # another numba's internals, caching off: not known to be ready
+        return False
+
+
+def _compiled(kernel, args, work, entries=False):
+    """Whether to call the compiled ``kernel``: it is ready, or the input is not small.
+
+    ``work`` is in comparisons or cells, or in entries when ``entries``.
+    """
+    limit = _NUMPY_MAX_ENTRIES if entries else _NUMPY_MAX_WORK
+    return not _SMALL_TO_NUMPY or work > limit or _ready(kernel, args)
+
+
+def _announce_compile():
+    """The one line, once per process, before numba compiles a counting kernel."""
+    if _NOTICES["compile"] or os.environ.get("RECMETRICS_COMPILE_NOTICE", "1") == "0":
+        return
+    _NOTICES["compile"] = True
+    _LOG.warning(
+        "recmetrics: compiling its counting kernels with numba for this type of input, "
+        f"once ({_COMPILE_SECONDS}); they are cached on disk for later sessions"
+    )
+
+
+def _outside_package():
+    """``stacklevel`` for ``warnings.warn`` in the caller: the first frame outside recmetrics."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _numpy_path_notice(work, entries=False):
+    """Without numba: say once, at the first input that is not small, what it costs."""
+    limit = _NUMPY_MAX_ENTRIES if entries else _NUMPY_MAX_WORK
+    if HAVE_NUMBA or work <= limit or _NOTICES["numpy"]:
+        return
+    _NOTICES["numpy"] = True
+    warnings.warn(
+        "numba is not installed, so recmetrics counts with NumPy: the same results, but "
+        "10 to 30 times slower on large inputs. Install it with: pip install numba",
+        RuntimeWarning,
+        stacklevel=_outside_package(),
+    )
+
+
+if HAVE_NUMBA:
+
+    class _CompileListener(_numba_event.Listener):
+        """Announces the first compilation of one of this module's kernels."""
+
+        # the Jaccard kernel of recmetrics.beyond compiles in about 1 s: no notice
+        quiet = frozenset({"_jaccard_sums", "_popcount"})
+
+        def on_start(self, event):
+            data = event.data if isinstance(event.data, dict) else {}
+            py_func = getattr(data.get("dispatcher"), "py_func", None)
+            if (
+                py_func is not None
+                and py_func.__module__ == __name__
+                and py_func.__name__ not in self.quiet
+            ):
+                _announce_compile()
+
+        def on_end(self, event):
+            pass
+
+    _numba_event.register("numba:compile", _CompileListener())
+
+
 if HAVE_NUMBA:
 
     @numba.njit(cache=True, nogil=True)
@@ -753,15 +883,19 @@ def count_above(
         Rows with a NaN or an infinite score (all False unless ``check``).
         The counts of such a row are meaningless.
     """
-    n_rows = S.shape[0]
+    n_rows, n_cols = S.shape
     has_mask = mask_ptr is not None
+    # the NumPy path's work: each entry against its row, and the NaN/inf check
+    work = rel_cols.shape[0] * n_cols + (n_rows * n_cols if check else 0)
     if HAVE_NUMBA and S.dtype in (np.float32, np.float64) and S.flags.c_contiguous:
         mp = mask_ptr if has_mask else np.zeros(n_rows + 1, dtype=np.int64)
         mi = mask_idx if has_mask else np.zeros(0, dtype=np.int64)
         args = (S, row_ptr, rel_cols, mp, mi, has_mask, bool(want_after), bool(check), int(depth))
-        if n_rows * S.shape[1] >= _PARALLEL_CELLS:
-            return _parallel(_count_parallel, *args)
-        return _count_serial(*args)
+        parallel = n_rows * n_cols >= _PARALLEL_CELLS
+        kernel = _count_parallel if parallel else _count_serial
+        if _compiled(kernel, args, work):
+            return _parallel(kernel, *args) if parallel else kernel(*args)
+    _numpy_path_notice(work)
     counts = np.diff(row_ptr)
     rows = np.flatnonzero(counts).astype(np.int64)
     compact = np.zeros(rows.shape[0] + 1, dtype=np.int64)
@@ -769,7 +903,7 @@ def count_above(
     g, e, a = _count_above_numpy(S, rows, compact, rel_cols, mask_ptr, mask_idx, want_after)
     bad = np.zeros(n_rows, dtype=bool)
     if check:
-        first = first_bad_value(S)
+        first = _first_bad_numpy(S)
         if first is not None:
             bad[first[0]] = True
     return g, e, a, bad
@@ -801,16 +935,21 @@ def tie_groups(row_ptr, key):
     exact = longest <= 64 or (
         (np.abs(key).max() + 1.0) * (longest + 1.0) < 2.0**52 and not np.any(key % 1.0)
     )
+    n = key.shape[0]
+    size, before = np.empty(n), np.empty(n)
     presorted = not (HAVE_NUMBA and exact)
-    if presorted:
+    if HAVE_NUMBA:
+        order = np.empty(n, dtype=np.int64)
+        args = (row_ptr, key, order, presorted, size, before)
+        compiled = _compiled(_tie_groups, args, n, entries=True)
+    else:
+        _numpy_path_notice(n, entries=True)
+        compiled = False
+    if presorted or not compiled:
         row = np.repeat(np.arange(lengths.shape[0]), lengths)
         order = np.lexsort((key, row))
-        if not HAVE_NUMBA:  # pragma: no cover
+        if not compiled:
             return (order, *runs_of_equal(row, key, order, row_ptr))
-    else:
-        order = np.empty(key.shape[0], dtype=np.int64)
-    size = np.empty(key.shape[0])
-    before = np.empty(key.shape[0])
     _parallel(_tie_groups, row_ptr, key, order, presorted, size, before)
     return order, size, before
 
@@ -849,7 +988,10 @@ def dense_nonzero(A):
     >>> indptr.tolist(), cols.tolist(), vals.tolist()
     ([0, 1, 1, 3], [1, 0, 2], [3, 1, 2])
     """
-    if not (HAVE_NUMBA and isinstance(A, np.ndarray) and A.ndim == 2):
+    if not (isinstance(A, np.ndarray) and A.ndim == 2):
+        return None
+    if not HAVE_NUMBA:
+        _numpy_path_notice(A.size)
         return None
     boolean = A.dtype == np.bool_
     if boolean:
@@ -867,10 +1009,11 @@ def dense_nonzero(A):
     else:
         bits, per_word = A.view(np.dtype(f"u{width}")), 1
     args = (A, bits, 64 // per_word, per_word)  # 64 cells a block
-    if A.size >= _PARALLEL_CELLS:
-        indptr, cols, vals = _parallel(_nonzero_parallel, *args)
-    else:
-        indptr, cols, vals = _nonzero_serial(*args)
+    parallel = A.size >= _PARALLEL_CELLS
+    kernel = _nonzero_parallel if parallel else _nonzero_serial
+    if not _compiled(kernel, args, A.size):
+        return None  # np.nonzero: a small matrix is not worth compiling for
+    indptr, cols, vals = _parallel(kernel, *args) if parallel else kernel(*args)
     return indptr, cols, vals.view(np.bool_) if boolean else vals
 
 
@@ -878,11 +1021,18 @@ def first_bad_value(S, chunk_rows=1024):
     """Position (row, col) of the first NaN or infinite score, or None; bounded memory."""
     if HAVE_NUMBA and S.dtype in (np.float32, np.float64) and S.flags.c_contiguous:
         empty = np.zeros(0, dtype=np.int64)
-        *_, bad = count_above(S, np.zeros(S.shape[0] + 1, dtype=np.int64), empty, check=True)
+        row_ptr = np.zeros(S.shape[0] + 1, dtype=np.int64)
+        *_, bad = count_above(S, row_ptr, empty, check=True)  # the NumPy path when small
         if not bad.any():
             return None
         u = int(np.argmax(bad))
         return u, int(np.argmax(~np.isfinite(S[u])))
+    _numpy_path_notice(S.size)
+    return _first_bad_numpy(S, chunk_rows)
+
+
+def _first_bad_numpy(S, chunk_rows=1024):
+    """:func:`first_bad_value` with NumPy, ``chunk_rows`` rows at a time."""
     for lo in range(0, S.shape[0], chunk_rows):
         block = S[lo : lo + chunk_rows]
         nf = ~np.isfinite(block)

@@ -6,13 +6,22 @@ with float64 scores) take the one-pass histogram branch; dense relevance
 matrices are read by a compiled block-wise nonzero. Every path is compared
 here with a NumPy reference on inputs with heavy ties, masks, rows without
 relevant items, and every score dtype.
+
+Small inputs take the NumPy path until the compiled kernel for their types
+exists (in the process or in numba's cache), so that they never wait for a
+compilation: the last tests check that routing, that both paths give the
+same bits, the one-line notice of a first compilation and the warning of
+the NumPy fallback without numba, in fresh processes.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -22,6 +31,16 @@ import recmetrics as rm
 from recmetrics import _kernels as K
 
 pytestmark = pytest.mark.skipif(not K.HAVE_NUMBA, reason="numba kernels")
+
+
+@pytest.fixture(autouse=True)
+def _compiled_kernels(monkeypatch):
+    """Every input takes the compiled kernels, which these tests compare with NumPy.
+
+    (Small inputs otherwise take the NumPy path until the kernels are compiled;
+    the tests of that routing below undo this.)
+    """
+    monkeypatch.setattr(K, "_SMALL_TO_NUMPY", False)
 
 
 def _case(rng, n_users, n_items, max_rel, dtype, levels, mask_share=0.1):
@@ -400,3 +419,238 @@ def test_parallel_kernels_from_many_threads_under_the_workqueue_layer():
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "ok"
+
+
+# -- the first call: small inputs on the NumPy path, the notices --------------------------
+
+
+def _explode(*args):
+    raise AssertionError("a compiled kernel was called for a small input")
+
+
+def _no_kernel_ready(monkeypatch):
+    """As in a fresh environment: no compiled kernel ready; calling one fails the test."""
+    monkeypatch.setattr(K, "_SMALL_TO_NUMPY", True)
+    monkeypatch.setattr(K, "_ready", lambda kernel, args: False)
+    for name in ("_count_serial", "_count_parallel", "_nonzero_serial", "_nonzero_parallel"):
+        monkeypatch.setattr(K, name, _explode)
+    monkeypatch.setattr(K, "_tie_groups", _explode)
+
+
+@pytest.fixture
+def cold(monkeypatch):
+    _no_kernel_ready(monkeypatch)
+
+
+_NAMES = ["ndcg@10", "map@10", "precision@5", "recall@10", "mrr@10", "hr@3", "auc"]
+
+
+@pytest.mark.parametrize("ties", ["expected", "optimistic", "pessimistic", "trec_eval"])
+@pytest.mark.parametrize(
+    ("n_users", "n_items", "levels"),
+    [(100, 50, 6), (30, 700, 10**6), (30, 600, 3), (200, 120, 2)],
+)
+def test_small_inputs_take_the_numpy_path_with_the_same_bits(ties, n_users, n_items, levels):
+    """Small inputs never call a compiled kernel while none is ready, and the bits agree.
+
+    The same inputs through the compiled kernels (the default of these tests)
+    and, with no kernel ready, through NumPy: every metric, every tie policy,
+    masks, dense and sparse relevance, and rows of 512 items or more, which
+    the compiled kernels count only to the cutoff (metrics @k without AUC).
+    """
+    rng = np.random.default_rng(n_users + n_items + levels)
+    S = rng.integers(0, levels, (n_users, n_items)) / levels
+    T = (rng.random((n_users, n_items)) < 0.05) * rng.integers(1, 4, (n_users, n_items))
+    T[::7] = 0
+    M = (rng.random((n_users, n_items)) < 0.05) & (T == 0)
+    inputs = [(T, S, M), (sp.csr_array(T), S.astype(np.float32), None)]
+    cutoffs_only = [n for n in _NAMES if n != "auc"]
+    compiled = [
+        rm.evaluate(t, s, names, mask=m, ties=ties, per_user=True)
+        for t, s, m in inputs
+        for names in (_NAMES, cutoffs_only)
+    ]
+    rankings = [rm.from_scores(t, s, mask=m, ties=ties) for t, s, m in inputs]
+    with pytest.MonkeyPatch.context() as mp:
+        _no_kernel_ready(mp)
+        numpy_path = [
+            rm.evaluate(t, s, names, mask=m, ties=ties, per_user=True)
+            for t, s, m in inputs
+            for names in (_NAMES, cutoffs_only)
+        ]
+        numpy_rankings = [rm.from_scores(t, s, mask=m, ties=ties) for t, s, m in inputs]
+    for a, b in zip(compiled, numpy_path, strict=True):
+        np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())
+        assert list(a.columns) == list(b.columns)
+    for a, b in zip(rankings, numpy_rankings, strict=True):
+        _same(a, b)
+
+
+def test_small_inputs_route_by_size_and_readiness(cold, monkeypatch):
+    """Below the limits: NumPy while no kernel is ready; above them, or once ready: compiled."""
+    rng = np.random.default_rng(4)
+    S = rng.random((20, 30))
+    row_ptr = np.arange(21, dtype=np.int64) * 2
+    rel = np.tile(np.array([3, 17], dtype=np.int64), 20)
+    g, e, a, bad = K.count_above(S, row_ptr, rel, check=True)  # NumPy: no kernel called
+    g0, e0, a0 = K._count_above_numpy(
+        S, np.arange(20, dtype=np.int64), row_ptr, rel, None, None, False
+    )
+    np.testing.assert_array_equal(g, g0)
+    np.testing.assert_array_equal(e, e0)
+    assert not bad.any()
+    A = (rng.random((20, 30)) < 0.2).astype(np.int8)
+    assert K.dense_nonzero(A) is None  # the caller's np.nonzero
+    order, size, before = K.tie_groups(row_ptr, rel.astype(np.float64))
+    np.testing.assert_array_equal(order, np.arange(40))
+    assert K.first_bad_value(S) is None
+    S[3, 4] = np.nan
+    assert K.first_bad_value(S) == (3, 4)
+    # above the limit (lowered here), the compiled kernel is called
+    calls = []
+    monkeypatch.setattr(K, "_count_serial", lambda *args: calls.append(args) or "compiled")
+    monkeypatch.setattr(K, "_NUMPY_MAX_WORK", 100)
+    assert K.count_above(S, row_ptr, rel) == "compiled"
+    # at any size, once the kernel for these types is ready
+    monkeypatch.setattr(K, "_NUMPY_MAX_WORK", 1 << 26)
+    monkeypatch.setattr(K, "_ready", lambda kernel, args: kernel is K._count_serial)
+    assert K.count_above(S, row_ptr, rel) == "compiled"
+    assert len(calls) == 2
+    assert K.dense_nonzero(A) is None  # not ready: still NumPy
+
+
+def test_ready_reads_the_process_and_numbas_cache():
+    """``_ready``: a kernel compiled in this process, or not (a type never compiled)."""
+    S = np.random.default_rng(0).random((3, 4))
+    row_ptr = np.zeros(4, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    args = (S, row_ptr, empty, np.zeros(4, dtype=np.int64), empty, False, False, True, 0)
+    K._count_serial(*args)
+    assert K._ready(K._count_serial, args)
+    odd = (S.astype(">f8"), *args[1:])  # big-endian scores: never compiled, never cached
+    assert not K._ready(K._count_serial, odd)
+    assert not K._ready(object(), args)  # anything unexpected: not ready
+
+
+_FIRST_CALL = """
+import json, sys, numpy as np, recmetrics as rm
+from recmetrics import _kernels as K
+if sys.argv[1] == "small-limit":
+    K._NUMPY_MAX_WORK = 1000  # so that a quick input counts as large
+rng = np.random.default_rng(0)
+y = (rng.random((300, 400)) < 0.03).astype(np.int8)
+s = rng.random((300, 400))
+small = rm.evaluate(y[:8, :20], s[:8, :20], ["ndcg@10", "auc"], per_user=True)
+sys.stderr.write("after small\\n")
+compiled_small = [k.py_func.__name__ for k in (K._count_serial, K._nonzero_serial) if k.overloads]
+large = rm.evaluate(y, s, ["ndcg@10", "auc"], per_user=True)
+sys.stderr.write("after large\\n")
+rm.evaluate(y, s, ["map@10"], per_user=True)
+print(json.dumps({"compiled by the small call": compiled_small,
+                  "small": small.to_numpy().tolist(), "large": large.to_numpy().tolist()}))
+"""
+
+
+@pytest.mark.slow
+def test_first_call_in_a_fresh_cache_compiles_only_large_inputs_and_says_so(tmp_path):
+    """Fresh processes on an empty numba cache, then on the cache they filled.
+
+    The small first call compiles nothing and prints nothing; the first large
+    call prints one line before it compiles, the next calls nothing; a second
+    process finds the kernels in the cache and prints nothing.
+    """
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    env.pop("RECMETRICS_COMPILE_NOTICE", None)
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _FIRST_CALL, "small-limit"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        for _ in range(2)
+    ]
+    for run in runs:
+        assert run.returncode == 0, run.stderr[-2000:]
+    cold_lines = runs[0].stderr.splitlines()
+    assert cold_lines[0] == "after small"
+    notice = [line for line in cold_lines if "compiling" in line]
+    assert len(notice) == 1 and cold_lines[1] == notice[0]
+    assert notice[0].startswith("recmetrics: compiling its counting kernels with numba")
+    assert "cached on disk" in notice[0] and cold_lines[2:] == ["after large"]
+    assert runs[1].stderr.splitlines() == ["after small", "after large"]
+    cold, warm = (json.loads(run.stdout) for run in runs)
+    assert cold["compiled by the small call"] == []
+    for key in ("small", "large"):
+        np.testing.assert_array_equal(np.array(cold[key]), np.array(warm[key]))
+
+
+def test_compile_notice_is_one_line_once_and_can_be_silenced(monkeypatch, caplog):
+    """The notice comes from numba's compile event of this module's kernels only."""
+    import numba
+
+    monkeypatch.delenv("RECMETRICS_COMPILE_NOTICE", raising=False)
+    monkeypatch.setitem(K._NOTICES, "compile", False)
+    with caplog.at_level(logging.WARNING, logger="recmetrics"):
+        other = numba.njit(lambda x: x + 1)  # another module's function: no notice
+        other(1.0)
+        assert caplog.records == []
+        fresh = numba.njit(K._lower_bound.py_func)  # a dispatcher without cache: compiles
+        fresh(np.arange(5.0), 0, 5, 2.5)
+        fresh(np.arange(5, dtype=np.float32), 0, 5, 2.5)  # compiles again: no second line
+    assert [r.name for r in caplog.records] == ["recmetrics"]
+    message = caplog.records[0].getMessage()
+    assert "\n" not in message and message.startswith("recmetrics: compiling")
+    caplog.clear()
+    monkeypatch.setitem(K._NOTICES, "compile", False)
+    monkeypatch.setenv("RECMETRICS_COMPILE_NOTICE", "0")
+    with caplog.at_level(logging.WARNING, logger="recmetrics"):
+        numba.njit(K._lower_bound.py_func)(np.arange(5.0), 0, 5, 2.5)
+    assert caplog.records == []
+
+
+_WITHOUT_NUMBA = """
+import json, sys, warnings
+sys.modules["numba"] = None  # import numba raises ImportError
+import numpy as np, recmetrics as rm
+from recmetrics import _kernels as K
+assert not K.HAVE_NUMBA
+K._NUMPY_MAX_WORK = 1000  # so that a quick input counts as large
+rng = np.random.default_rng(0)
+y = (rng.random((300, 400)) < 0.03).astype(np.int8)
+s = rng.random((300, 400))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    small = rm.evaluate(y[:4, :5], s[:4, :5], ["ndcg@10", "auc"], per_user=True)
+    n_small = len(caught)
+    large = rm.evaluate(y, s, ["ndcg@10", "auc"], per_user=True)
+    rm.evaluate(y, s, ["map@10"], per_user=True)
+print(json.dumps({"small": small.to_numpy().tolist(), "large": large.to_numpy().tolist(),
+                  "warnings after the small call": n_small,
+                  "warnings": [[w.category.__name__, str(w.message), w.filename]
+                               for w in caught]}))
+"""
+
+
+def test_without_numba_the_numpy_path_says_so_once():
+    """Without numba: the same results, and one warning naming ``pip install numba``."""
+    out = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_NUMBA], capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout)
+    assert got["warnings after the small call"] == 0
+    assert len(got["warnings"]) == 1
+    category, message, filename = got["warnings"][0]
+    assert category == "RuntimeWarning" and "pip install numba" in message
+    assert filename == "<string>"  # attributed to the caller, not to recmetrics
+    rng = np.random.default_rng(0)
+    y = (rng.random((300, 400)) < 0.03).astype(np.int8)
+    s = rng.random((300, 400))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        large = rm.evaluate(y, s, ["ndcg@10", "auc"], per_user=True)
+        small = rm.evaluate(y[:4, :5], s[:4, :5], ["ndcg@10", "auc"], per_user=True)
+    np.testing.assert_array_equal(np.array(got["large"], dtype=float), large.to_numpy())
+    np.testing.assert_array_equal(np.array(got["small"], dtype=float), small.to_numpy())
