@@ -138,6 +138,7 @@ VALID = {
     rm.stats.detectable_difference: ((500, 0.2), {}),
     rm.stats.users_needed: ((0.02, 0.2), {}),
     rm.stats.compare: (({"a": PER_USER, "b": PER_USER_B},), {"n_resamples": 200}),
+    rm.stats.corrected_resampled_ttest: (([0.012, 0.004, 0.019, -0.002], 0.8, 0.2), {}),
     # beyond accuracy
     rm.beyond.top_k: ((Y_SCORE, 2), {}),
     rm.beyond.coverage: ((LISTS,), {"n_items": 4}),
