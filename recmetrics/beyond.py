@@ -117,9 +117,14 @@ popularity : pandas.DataFrame, pandas.Series or dict
     The training interactions as a long DataFrame (columns ``user`` and
     ``item``, one row per interaction), or counts per item (a Series or
     dict item -> count) together with ``n_users``; keyed by the item ids
-    of ``recommended`` (see ``items``). If none of the recommended items
-    appears in it, the ids do not match and :class:`ValueError` is
-    raised; if most do not, a :class:`UserWarning` says so.""",
+    of ``recommended`` (see ``items``). Ids of another type raise
+    :class:`TypeError`; when most recommended items are absent from it, a
+    :class:`UserWarning` says so (absent items count as documented for
+    each metric).""",
+    "b_k": """\
+k : int, optional
+    Keep the items of rank at most ``k`` (the first ``k`` of a list or an
+    array row); ``None`` keeps every item.""",
 }
 _LOCAL_PLACEHOLDER = re.compile(r"^(\s*)%\((b_\w+)\)s$", re.MULTILINE)
 
@@ -809,7 +814,7 @@ def coverage(recommended, *, n_items, k=None, min_exposure=1, items=None):
     %(b_recommended)s
     n_items : int
         Catalogue size ``|I|``.
-    %(beyond_k)s
+    %(b_k)s
     min_exposure : int, default 1
         Count an item as covered only if at least this many lists hold it.
     %(b_items)s
@@ -857,7 +862,7 @@ def user_coverage(recommended, *, n_users, k=None, min_length=1, items=None):
     n_users : int
         The number of users who should have received a list (users absent
         from ``recommended`` count as uncovered).
-    %(beyond_k)s
+    %(b_k)s
     min_length : int, default 1
         The shortest list that counts (``k`` for "a full list").
     %(b_items)s
@@ -907,7 +912,7 @@ def gini(recommended, *, n_items, k=None, discount="none", items=None):
     %(b_recommended)s
     n_items : int
         Catalogue size (items never recommended count with exposure 0).
-    %(beyond_k)s
+    %(b_k)s
     discount : {'none', 'log'}, default 'none'
         Exposure of a slot: 1, or ``1 / log2(rank + 1)`` (users look at
         the top of a list more often).
@@ -956,7 +961,7 @@ def entropy(
     Parameters
     ----------
     %(b_recommended)s
-    %(beyond_k)s
+    %(b_k)s
     discount : {'none', 'log'}, default 'none'
         As in :func:`gini`.
     base : float, optional
@@ -1142,7 +1147,7 @@ def novelty(
     %(b_recommended)s
     %(b_popularity)s
     %(n_users_pop)s
-    %(beyond_k)s
+    %(b_k)s
     base : float, optional
         Base of the logarithm; ``None`` means 2.
     denominator : {'users', 'interactions'}, optional
@@ -1239,7 +1244,7 @@ def average_popularity(
     %(b_recommended)s
     %(b_popularity)s
     %(n_users_pop)s
-    %(beyond_k)s
+    %(b_k)s
     count : {'interactions', 'users'}, optional
         ``None`` means ``'interactions'`` (rows of the training DataFrame);
         ``'users'`` counts distinct users (the same without repeated rows).
@@ -1311,12 +1316,11 @@ def long_tail_share(
     ``floor(head * m)`` of the ``m`` items with training interactions. The
     long tail is every other item, including items absent from training.
 
-    The defaults follow Abdollahpouri, Burke and Mobasher (2019): they
-    "split the items ... in a way that short head items correspond to 80%
-    of the ratings while long-tail items have the rest of the 20% of the
-    ratings" (``head=0.8``; on MovieLens 1M, items with more than 506
-    ratings). Their Figure 1 draws a different line, "the top 20% of items
-    by popularity" (``head=0.2, head_by='items'``). Elliot's ``APLT``
+    The defaults follow Abdollahpouri, Burke and Mobasher (2019), who split
+    the items so that the short head holds 80% of the ratings and the long
+    tail the remaining 20% (``head=0.8``; on MovieLens 1M, the items with
+    more than 506 ratings). The line in their Figure 1 is another one: "the
+    top 20% of items by popularity" (``head=0.2, head_by='items'``). Elliot's ``APLT``
     (``convention='elliot'``) builds the head the same way as the paper
     (``pop_ratio`` 0.8), with popularity counted in distinct users and the
     total in distinct (user, item) pairs (``count='users'``; the same
@@ -1331,7 +1335,7 @@ def long_tail_share(
         With counts, the number of training users (or interactions), as
         for :func:`novelty`: no count may exceed it. The head itself needs
         no denominator.
-    %(beyond_k)s
+    %(b_k)s
     head : float, optional
         The head's share of the counts (or of the items), in (0, 1);
         ``None`` means 0.8.
@@ -1574,7 +1578,7 @@ def intra_list_diversity(
         feature (e.g. one-hot genres), or a dict item -> set of features;
         with ``distance='precomputed'``, a DataFrame of distances indexed
         and labelled by item id.
-    %(beyond_k)s
+    %(b_k)s
     distance : {'jaccard', 'cosine', 'hamming', 'precomputed'}, optional
         ``1 - |A ∩ B| / |A ∪ B|`` on the sets of features (non-zero
         entries; two items without features are at distance 0), ``1 - cos``
@@ -1714,7 +1718,7 @@ def serendipity(
     truth : pandas.DataFrame or sequence of collections
         The relevant items of each user: a long DataFrame (``user``,
         ``item``), or one collection of items per list.
-    %(beyond_k)s
+    %(b_k)s
     expectedness : {'popularity', 'history', 'rank'}, optional
         The model of what the user expects; ``None`` means
         ``'popularity'``.
@@ -1957,7 +1961,7 @@ def calibration(
         Item features (genres): a DataFrame indexed by item id with
         non-negative values (one column per genre; each row is normalised
         to sum to 1) or a dict item -> set of genres.
-    %(beyond_k)s
+    %(b_k)s
     alpha : float, optional
         Smoothing in [0, 1); ``None`` means 0.01, Steck's value.
     discount : bool, default False
