@@ -435,11 +435,11 @@ def temporal(
         Column names.
     drop_unseen : bool, default False
         Drop test rows whose user or item is absent from the training data.
-        A global cut leaves many new users and items in the test data
-        (on MovieLens, with ``test_fraction=0.2``, all but 1,860 of the
-        20,000 test rows), so the drop is recorded for
-        :func:`split_summary` and warned about when it removes more than
-        half the test rows.
+        A global cut leaves many new users and items in the test data (on
+        MovieLens latest-small with ``test_fraction=0.2``, 18,140 of the
+        20,000 test rows have one; 1,860 are kept), so the drop is recorded
+        for :func:`split_summary` and warned about when it removes more
+        than half the test rows.
 
     Returns
     -------
