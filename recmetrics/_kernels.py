@@ -764,7 +764,7 @@ def _numpy_path_notice(work, entries=False):
     _NOTICES["numpy"] = True
     warnings.warn(
         "numba is not installed, so recmetrics counts with NumPy: the same results, but "
-        "10 to 30 times slower on large inputs. Install it with: pip install numba",
+        "10 to 50 times slower on large inputs. Install it with: pip install numba",
         RuntimeWarning,
         stacklevel=_outside_package(),
     )
