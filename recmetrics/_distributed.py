@@ -48,7 +48,8 @@ def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, key
                 "distributed evaluate computes ranking metrics only (collect the top-k lists "
                 "and use recmetrics.evaluate or recmetrics.beyond)"
             )
-    check_choice(users, "users", FRAME_USERS)
+    if users is not None:
+        check_choice(users, "users", FRAME_USERS)
     check_bool(per_user, "per_user")
     truth = pd.DataFrame({"user": ["u"], "item": ["i"]})
     if relevance is not None:
@@ -76,6 +77,13 @@ def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, key
     )
 
 
+def _users_of(convention):
+    """The widest set of users a preset evaluates in long frames ('truth' without one)."""
+    from .conventions import PRESETS
+
+    return (PRESETS[convention]["users"] if convention else None) or "truth"
+
+
 def internal_names(metrics):
     """Column names safe in every engine for the metric values."""
     return [f"_rm_{i}" for i in range(len(metrics))]
@@ -87,6 +95,8 @@ def evaluate_batch(truth, predictions, *, metrics, user, item, order, rank, rele
     from .evaluate import evaluate
 
     cols = internal_names(metrics)
+    if users is None:  # the preset's users (every metric's users are among them)
+        users = _users_of(keywords.get("convention"))
     t_users = pd.Index(truth[user].unique())
     p_users = pd.Index(predictions[user].unique())
     chosen = {

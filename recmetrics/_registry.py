@@ -96,6 +96,7 @@ REGISTRY: dict[str, MetricSpec] = {
             "precision",
             precision,
             aliases=("p", "prec"),
+            keywords=("short_lists",),
             rank_cutoff_required=True,
             presets=_PRECISION_RECALL_PRESETS,
         ),
@@ -145,7 +146,7 @@ REGISTRY: dict[str, MetricSpec] = {
             "map",
             average_precision,
             aliases=("ap", "average_precision"),
-            keywords=("ap_denominator", "ap_ties"),
+            keywords=("ap_denominator", "ap_ties", "short_lists"),
             presets={
                 "trec_eval": "both",
                 "sklearn": "none",

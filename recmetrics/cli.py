@@ -74,9 +74,10 @@ measures: names of recmetrics.evaluate (precision@10, recall@10, map@10, map,
   map_cut, ndcg_cut and success alone give trec_eval's default cutoffs).
   Results are labelled as the measures are written.
 
-users: with --convention trec_eval the default is 'both' (queries in the
-  qrels and in the run, as trec_eval without -c); otherwise 'truth' (every
-  judged user; one without predictions scores 0). trec_eval's -q is
+users: by default the convention's (trec_eval: 'both', the queries in the
+  qrels and in the run, as trec_eval without -c; lenskit: 'predictions';
+  recommenders: 'both' for precision, recall and map); otherwise 'truth'
+  (every judged user; one without predictions scores 0). trec_eval's -q is
   --per-user, its -c is --users truth.
 
 inputs: a TREC run is ordered by its scores (as trec_eval does); --rank rank
@@ -620,8 +621,8 @@ def _note_conventions(args, labelled):
 
 def _cmd_evaluate(args, out):
     _note_conventions(args, args.labelled)
-    users = args.users or ("both" if args.convention == "trec_eval" else "truth")
-    table = _evaluate_file(args.qrels, args.run, args, users, args.per_user)
+    # users=None: the preset's (trec_eval: 'both'; LensKit: 'predictions'), else 'truth'
+    table = _evaluate_file(args.qrels, args.run, args, args.users, args.per_user)
     if args.format == "trec":
         _write_trec(table, args.per_user, args.digits, out)
     else:

@@ -29,13 +29,16 @@ metric that the library does not provide, or not with that cutoff, also
 raises ``ValueError``.
 
 The table of conventions, with the source file and function behind each one
-and the version read, is :func:`describe`. The presets of scikit-learn,
-pytrec_eval (trec_eval) and ranx are checked against the libraries
-themselves in ``tests/test_conventions.py``; the others, which are not
-installed here, were read from their source code and are checked on small
-hand-computed examples. Where a library leaves the order of tied items
-unspecified (an unstable sort, ``torch.topk``, or the order of its input),
-no preset can reproduce it on tied scores: the preset then uses
+and the version read, is :func:`describe`. Every preset is checked against
+its library itself, on randomised inputs (binary and graded relevance, ties,
+lists shorter than k, users in one frame only, users judged without a
+relevant item), in ``tests/test_preset_parity.py``: scikit-learn, trec_eval
+(pytrec_eval), ranx and Spark in the package's environment, the others in a
+second environment that the tests build (they need pandas < 3). What a
+preset cannot reproduce is listed there with the library's source line.
+Where a library leaves the order of tied items unspecified (an unstable
+sort, ``torch.topk``, or the order of its input), no preset can reproduce
+it on tied scores: the preset then uses
 ``ties='expected'``, and it reproduces the library exactly on scores without
 ties.
 """
@@ -76,10 +79,17 @@ CONVENTION_KEYWORDS = {
     "discount": "log",
     "retrieve_nonpositive": None,  # None: True, every item is ranked
     "score_dtype": None,  # None: the scores as given
+    "short_lists": "k",
+    "users": None,  # None: 'truth' (long data frames only)
 }
 
 # what the keywords left at None mean
-_EFFECTIVE = dict(CONVENTION_KEYWORDS, retrieve_nonpositive=True)
+_EFFECTIVE = dict(CONVENTION_KEYWORDS, retrieve_nonpositive=True, users="truth")
+
+# Keywords for which a value passed explicitly wins over the preset instead of
+# contradicting it: which users are evaluated is the caller's choice (trec_eval
+# itself has -c for it); the preset only supplies its library's default.
+CALLER_CHOOSES = ("users",)
 
 # --------------------------------------------------------------------------
 # the presets: how each library differs from the package's defaults
@@ -90,6 +100,8 @@ _DIFFERENCES = {
         "no_relevant": "zero",
         "ap_denominator": "relevant",
         "score_dtype": "float32",
+        # queries in both qrels and run (trec_eval without -c)
+        "users": "both",
     },
     "sklearn": {"no_relevant": "zero", "ap_denominator": "relevant", "ap_ties": "group_end"},
     # a query judged without a relevant document scores 0 in ranx
@@ -104,7 +116,17 @@ _DIFFERENCES = {
     "recommenders": {"gain": "binary", "log_base": math.e},
     "spark": {"no_relevant": "zero", "gain": "binary", "log_base": math.e},
     "rectools": {"ap_denominator": "relevant", "gain": "binary", "idcg": "k"},
-    "lenskit": {"recall_denominator": "min", "gain": "binary", "discount": "jarvelin"},
+    # LensKit measures the recommendation lists it is given (a user without a
+    # list is not evaluated; a list whose user has no test item counts 0 in
+    # its summary), and scores a list shorter than k over its own length
+    "lenskit": {
+        "recall_denominator": "min",
+        "gain": "binary",
+        "discount": "jarvelin",
+        "no_relevant": "zero",
+        "short_lists": "list",
+        "users": "predictions",
+    },
 }
 
 # Every keyword of every preset (the defaults filled in).
@@ -117,6 +139,13 @@ METRIC_OVERRIDES = {
     # roc_auc_score is undefined (it raises) for a user with one class only;
     # ndcg_score counts a user without relevant items as 0
     "sklearn": {"auc": {"no_relevant": "skip"}},
+    # precision_at_k, recall_at_k and map_at_k divide by the users present in
+    # both frames; ndcg_at_k by every user of rating_true
+    "recommenders": {
+        "precision": {"users": "both"},
+        "recall": {"users": "both"},
+        "map": {"users": "both"},
+    },
 }
 
 # Metrics each library provides: "k" (only with a cutoff), "none" (only
@@ -132,8 +161,8 @@ LIBRARIES = {
         "ties": "document id in decreasing string order (our 'trec_eval' = higher column first "
         "with zero-padded ids)",
         "notes": "scores compared in single precision; binary measures count grade >= 1 as "
-        "relevant; "
-        "a user absent from the qrels is left out, one judged with no relevant item scores 0",
+        "relevant; only the queries in both qrels and run are evaluated (without -c; "
+        "users='truth' is trec_eval -c); one judged with no relevant item scores 0",
     },
     "sklearn": {
         "library": "scikit-learn",
@@ -159,7 +188,7 @@ LIBRARIES = {
     "torchmetrics": {
         "library": "torchmetrics",
         "version": "1.9.0",
-        "checked": "source read",
+        "checked": "run (tests/test_preset_parity.py)",
         "ties": "NDCG: mean over the tied group; P/R/AP/RR: order of torch.topk/argsort "
         "(unspecified)",
         "notes": "P/R/AP/RR ignore relevant items scored <= 0 (since 1.7.4) and need binary "
@@ -169,7 +198,7 @@ LIBRARIES = {
     "recbole": {
         "library": "RecBole",
         "version": "1.2.1",
-        "checked": "source read",
+        "checked": "run (tests/test_preset_parity.py)",
         "ties": "order of torch.topk (unspecified)",
         "notes": "binary relevance only; users without test items are not evaluated; "
         "results rounded to 4 decimals (metric_decimal_place)",
@@ -177,16 +206,17 @@ LIBRARIES = {
     "recommenders": {
         "library": "Microsoft Recommenders (python_evaluation)",
         "version": "1.2.1",
-        "checked": "source read",
+        "checked": "run (tests/test_preset_parity.py)",
         "ties": "stable sort: input row order",
-        "notes": "every row of rating_true is relevant; ndcg_at_k binary by default "
-        "(score_type='raw' "
-        "for linear gains), natural log; map() divides by |R|, map_at_k() by min(|R|, k); no MRR",
+        "notes": "every row of rating_true is relevant; precision_at_k, recall_at_k and "
+        "map_at_k average over the users in both frames, ndcg_at_k over every user of "
+        "rating_true; ndcg_at_k binary by default (score_type='raw' for linear gains), natural "
+        "log; map() divides by |R|, map_at_k() by min(|R|, k); no MRR",
     },
     "spark": {
         "library": "Spark MLlib RankingMetrics",
         "version": "master (>= 3.4), read in apache/spark",
-        "checked": "source read",
+        "checked": "run (tests/test_preset_parity.py)",
         "ties": "none: takes ranked lists",
         "notes": "binary relevance from (prediction, labels) pairs; graded NDCG only from "
         "3-tuples (since "
@@ -196,7 +226,7 @@ LIBRARIES = {
     "rectools": {
         "library": "RecTools",
         "version": "0.19.0",
-        "checked": "source read",
+        "checked": "run (tests/test_preset_parity.py)",
         "ties": "none: takes ranks (Columns.Rank) as given",
         "notes": "binary relevance; NDCG's IDCG over k positions unless divide_by_achievable=True; "
         "MAP divides by |R| unless divide_by_k=True; only users in the test interactions count",
@@ -204,11 +234,13 @@ LIBRARIES = {
     "lenskit": {
         "library": "LensKit",
         "version": "2025.8.1",
-        "checked": "source read",
+        "checked": "run (tests/test_preset_parity.py)",
         "ties": "order of its top-n selection (unspecified)",
         "notes": "discount 1/log2(max(rank, 2)); precision divides by the list length and AP by "
-        "min(|R|, list length) when the list is shorter than k; NDCG and RR are NaN for users "
-        "without test items (left out of the mean)",
+        "min(|R|, list length) when the list is shorter than k (short_lists='list'); only the "
+        "users with a list are measured; a list whose user has no test item has precision 0 and "
+        "NaN elsewhere, counted 0 in list_summary (here 0 per user too); its AveragePrecision "
+        "raises ZeroDivisionError on such a list",
     },
 }
 
@@ -305,7 +337,9 @@ def resolve(convention, passed):
 
     Each keyword takes the value passed, else the preset's, else the
     package's default (:data:`CONVENTION_KEYWORDS`); a value passed that
-    contradicts the preset raises.
+    contradicts the preset raises, except for the keywords of
+    :data:`CALLER_CHOOSES` (``users``: which users are evaluated), where the
+    value passed wins, for every metric.
 
     Parameters
     ----------
@@ -374,6 +408,9 @@ def resolve(convention, passed):
     options = {}
     for key, value in passed.items():
         wanted = preset[key]
+        if key in CALLER_CHOOSES and value is not None:
+            options[key] = value
+            continue
         if value is not None:
             effective = _EFFECTIVE[key] if wanted is None else wanted
             if not _same(value, effective):
@@ -385,6 +422,12 @@ def resolve(convention, passed):
                     "every convention keyword yourself"
                 )
         options[key] = CONVENTION_KEYWORDS[key] if wanted is None else wanted
+    chosen = {key for key in CALLER_CHOOSES if passed.get(key) is not None}
+    if chosen:  # the caller's choice holds for every metric
+        overrides = {
+            metric: {key: v for key, v in kw.items() if key not in chosen}
+            for metric, kw in overrides.items()
+        }
     return options, overrides, SUPPORTED[convention]
 
 
@@ -455,11 +498,31 @@ def check_supported(convention, base, k):
 _DEN = {"relevant": "|R|", "min": "min(|R|, k)", "k": "k", "hits": "hits in the top k"}
 _NOREL = {"zero": "count as 0", "skip": "left out", "raise": "error", "one": "count as 1"}
 _CUT = {"k": "cut at k", "none": "no cutoff", "both": "cut at k if asked"}
+_USERS = {
+    "truth": "every user of the truth",
+    "predictions": "every user with a list",
+    "both": "users in both frames",
+    "all": "users in either frame",
+}
+
+
+def _users_cell(name):
+    """Which users a preset evaluates in long frames, with its per-metric exceptions."""
+    text = _USERS[PRESETS[name]["users"] or "truth"]
+    by_policy = {}
+    for metric, kw in METRIC_OVERRIDES.get(name, {}).items():
+        if "users" in kw:
+            by_policy.setdefault(kw["users"], []).append(metric)
+    for policy, metrics in by_policy.items():
+        text += f" ({', '.join(metrics)}: {_USERS[policy]})"
+    return text
 
 
 def _row(name):
     p, sup, lib = PRESETS[name], SUPPORTED[name], LIBRARIES[name]
     ap = _DEN[p["ap_denominator"]] if "map" in sup else "not provided"
+    if "map" in sup and p["short_lists"] == "list" and p["ap_denominator"] in ("min", "k"):
+        ap = ap.replace("k", "k, list length")
     if "map" in sup and p["ap_ties"] == "group_end":
         ap += " (no cutoff; tied group: precision at its end)"
     if "ndcg" in sup:
@@ -472,7 +535,9 @@ def _row(name):
         "library": lib["library"],
         "version": lib["version"],
         "checked": lib["checked"],
-        "P@k": "hits / k" if "precision" in sup else "not provided",
+        "P@k": ("hits / min(k, list length)" if p["short_lists"] == "list" else "hits / k")
+        if "precision" in sup
+        else "not provided",
         "R@k": f"hits / {_DEN[p['recall_denominator']]}" if "recall" in sup else "not provided",
         "AP@k denominator": ap,
         "NDCG@k": ndcg,
@@ -482,6 +547,7 @@ def _row(name):
         if p["retrieve_nonpositive"] is False
         else "ranked",
         "no relevant item": _NOREL[p["no_relevant"]],
+        "users (frames)": _users_cell(name),
         "notes": lib["notes"],
     }
 
@@ -504,7 +570,8 @@ def describe(convention=None) -> pd.DataFrame:
         Without ``convention``: indexed by ``convention``, with the columns
         ``library``, ``version``, ``checked``, ``P@k``, ``R@k``,
         ``AP@k denominator``, ``NDCG@k``, ``MRR``, ``ties``,
-        ``scores <= 0``, ``no relevant item`` and ``notes``. With one:
+        ``scores <= 0``, ``no relevant item``, ``users (frames)`` and
+        ``notes``. With one:
         indexed by ``metric``, with the columns ``cutoff``, ``source`` and
         ``keywords`` (the keywords that differ from the package's defaults).
 
@@ -539,7 +606,7 @@ def describe(convention=None) -> pd.DataFrame:
         used = (
             ("ties", "no_relevant")
             + _registry.get(base).keywords
-            + ("retrieve_nonpositive", "score_dtype")
+            + ("retrieve_nonpositive", "score_dtype", "users")
         )
         rows[base] = {
             "cutoff": _CUT[cut],

@@ -54,6 +54,7 @@ def evaluate(
     discount=None,
     retrieve_nonpositive=None,
     score_dtype=None,
+    short_lists=None,
     chunk_users=None,
     user=None,
     item=None,
@@ -144,7 +145,11 @@ def evaluate(
         ``predictions``): the column names (default ``'user'``, ``'item'``,
         and ``'score'`` unless ``rank`` names a column of ranks; graded
         relevance from ``relevance``) and which users are evaluated
-        (``users='truth'`` by default; see :func:`~recmetrics.from_frames`).
+        (``users='truth'`` by default, or the preset's: ``'both'`` for
+        trec_eval, as without its ``-c``; ``'predictions'`` for LensKit;
+        ``'both'`` for Microsoft Recommenders' precision, recall and MAP; see
+        :func:`~recmetrics.from_frames`). A ``users`` passed explicitly holds
+        for every metric, whatever the preset.
         Per-user results are then indexed by the user ids.
     popularity : pandas.DataFrame, pandas.Series or dict, optional
         The training interactions (or counts per item) for ``novelty``,
@@ -193,6 +198,10 @@ def evaluate(
         Compare the scores in this precision (trec_eval and torchmetrics
         use single precision, so scores equal as float32 are tied there).
         Score matrices only; default: as given.
+    short_lists : {'k', 'list'}, optional
+        How ``precision`` and ``map`` score a list shorter than ``k``
+        (:func:`~recmetrics.precision`); ``None`` means ``'k'`` (or the
+        preset's value: LensKit's is ``'list'``).
 
     Returns
     -------
@@ -311,6 +320,7 @@ def evaluate(
             discount=discount,
             retrieve_nonpositive=retrieve_nonpositive,
             score_dtype=score_dtype,
+            short_lists=short_lists,
             chunk_users=chunk_users,
             user=user,
             item=item,
@@ -339,6 +349,8 @@ def evaluate(
             "discount": discount,
             "retrieve_nonpositive": retrieve_nonpositive,
             "score_dtype": score_dtype,
+            "short_lists": short_lists,
+            "users": users,
         },
     )
     if convention is not None:
@@ -370,6 +382,7 @@ def evaluate(
             discount=discount,
             retrieve_nonpositive=retrieve_nonpositive,
             score_dtype=score_dtype,
+            short_lists=short_lists,
         )
         # sparse inputs are checked once and sliced, not copied whole (the
         # blocks are copies): extra memory stays independent of the users
@@ -411,11 +424,11 @@ def evaluate(
             "score": score,
             "rank": rank,
             "relevance": relevance,
-            "users": users or "truth",
         }
 
     def key_of(opts):
-        return opts["ties"], opts["retrieve_nonpositive"], opts["score_dtype"]
+        users_of = opts["users"] or "truth" if form == "frames" else None
+        return opts["ties"], opts["retrieve_nonpositive"], opts["score_dtype"], users_of
 
     # When every metric on a ranking has a cutoff, the relevant items below
     # the largest one need not be placed (``from_scores(depth=...)``): the
@@ -455,6 +468,7 @@ def evaluate(
                 ties=opts["ties"],
                 retrieve_nonpositive=opts["retrieve_nonpositive"] is not False,
                 score_dtype=opts["score_dtype"],
+                users=opts["users"] or "truth",
                 **frame_kw,
             )
             rankings[key] = r

@@ -141,7 +141,7 @@ def evaluate(
     score=None,
     rank=None,
     relevance=None,
-    users="truth",
+    users=None,
     convention=None,
     per_user=False,
     n_buckets=None,

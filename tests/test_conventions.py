@@ -23,6 +23,7 @@ import math
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.metrics import average_precision_score, dcg_score, ndcg_score, roc_auc_score
 
@@ -386,11 +387,17 @@ def test_lenskit_formulas():
     assert r["recall@3"] == pytest.approx(2 / 3)  # hits / min(|R|, k)
     assert r["map@3"] == pytest.approx((1 + 2 / 3) / 3)
     assert r["ndcg@3"] == pytest.approx((1 + 1 / math.log2(3)) / (1 + 1 + 1 / math.log2(3)))
-    # users without test items: NaN, left out of the mean
+    # a list whose user has no test item counts 0 (LensKit's list_summary fills
+    # the NaN of its per-list values with 0 before averaging)
     per = rm.evaluate(
         [[0, 0], [0, 1]], [[0.5, 0.1], [0.5, 0.1]], ["ndcg@2"], convention="lenskit", per_user=True
     )
-    assert np.isnan(per["ndcg@2"][0]) and per["ndcg@2"][1] == 1.0
+    assert per["ndcg@2"].tolist() == [0.0, 1.0]
+    # a list shorter than k: precision and AP over its own length
+    truth = pd.DataFrame({"user": [1, 1, 1], "item": ["a", "b", "c"]})
+    preds = pd.DataFrame({"user": [1, 1], "item": ["a", "x"], "score": [2.0, 1.0]})
+    got = rm.evaluate(truth, preds, ["precision@5", "map@5"], convention="lenskit")
+    assert got.tolist() == [0.5, 0.5]  # 1 hit / 2 items; AP: 1 / min(3, 5, 2)
 
 
 # ======================================================================

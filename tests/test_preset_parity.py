@@ -167,18 +167,24 @@ RECBOLE_TIES = (
     "Collector.eval_batch_collect); convention='recbole' uses ties='expected'"
 )
 
-KNOWN: dict[tuple[str, str, str, str], str] = {
-    ("users", "trec_eval", "*", "*"): TREC_USERS,
-    ("mean", "trec_eval", "*", "*"): TREC_USERS,
-    ("users", "lenskit", "*", "*"): LENSKIT_USERS,
-    ("mean", "lenskit", "*", "*"): LENSKIT_MEAN,
-}
-for _m in ("precision@5", "precision@20"):
-    KNOWN["values", "lenskit", "*", _m] = LENSKIT_PRECISION
+LENSKIT_NAN = (
+    "LensKit gives a list whose user has no test item NaN in every metric but Precision "
+    "(metrics/bulk.py RunAnalysis.measure), then counts that NaN as 0 in its summary "
+    "(metrics/_base.py ListMetric.default = 0.0); convention='lenskit' (no_relevant='zero') "
+    "gives the 0 per user too, so that its means are LensKit's summary"
+)
+LENSKIT_AP_CRASH = (
+    "LensKit's AveragePrecision raises ZeroDivisionError on a list whose user has no test item "
+    "(metrics/ranking/_map.py: denom = min(len(test), len(recs)) = 0), so LensKit has no summary "
+    "of AP for such a run; the runner measures AP on the other lists, and its mean leaves those "
+    "users out, where convention='lenskit' counts them 0 as list_summary does for every other "
+    "metric"
+)
+KNOWN: dict[tuple[str, str, str, str], str] = {("users", "lenskit", "*", "*"): LENSKIT_NAN}
 for _m in ("map@5", "map@20", "map"):
-    KNOWN["values", "lenskit", "*", _m] = LENSKIT_AP
+    KNOWN["mean", "lenskit", "*", _m] = LENSKIT_AP_CRASH
 for _m in ("precision@5", "precision@20", "recall@5", "recall@20", "map@5", "map@20"):
-    KNOWN["mean", "recommenders", "*", _m] = RECOMMENDERS_USERS
+    KNOWN["mean", "recommenders", "ties", _m] = RECOMMENDERS_TIES
 for _m in ("ndcg@5", "ndcg@20"):
     KNOWN["mean", "recommenders", "ties", _m] = RECOMMENDERS_TIES
 for _base in ("precision", "recall", "f1", "hr"):  # without a cutoff ties do not matter

@@ -30,7 +30,7 @@ import recmetrics as rm
 from recmetrics import _registry
 from recmetrics.conventions import PRESETS
 from recmetrics.ndcg import DISCOUNTS, GAINS, IDCG_MODES
-from recmetrics.topn._common import AP_DENOMINATORS, RECALL_DENOMINATORS
+from recmetrics.topn._common import AP_DENOMINATORS, RECALL_DENOMINATORS, SHORT_LISTS
 
 RANKING_METRICS = _registry.ranking_names()
 CHOICES = {
@@ -41,6 +41,7 @@ CHOICES = {
     "idcg": IDCG_MODES,
     "log_base": (2.0, math.e, 10.0),
     "discount": DISCOUNTS,
+    "short_lists": SHORT_LISTS,
 }
 CUTOFFS = (None, 1, 2, 3, 5)
 TOL = 1e-12

@@ -5,11 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from .._inputs import as_ranking
-from .._validation import check_k
+from .._validation import check_choice, check_k
 
 AP_DENOMINATORS = ("relevant", "min", "k", "hits")
 RECALL_DENOMINATORS = ("relevant", "min")
 AP_TIES = ("policy", "group_end")
+# how a list shorter than k is scored: k slots (the empty ones are misses), or
+# the list's own length in place of k (LensKit)
+SHORT_LISTS = ("k", "list")
 
 
 def _rank(a, b, ranks, n_items, mask, ties, k, *, k_required=False):
@@ -28,6 +31,15 @@ def _cutoff_size(r, k):
             )
         return r.n_ranked
     return np.full(r.n_users, float(k))
+
+
+def _slots(r, k, short_lists):
+    """The ``k`` of precision and AP: ``k`` slots, or ``min(k, list length)``."""
+    check_choice(short_lists, "short_lists", SHORT_LISTS)
+    size = _cutoff_size(r, k)
+    if short_lists == "list":
+        return np.minimum(size, r.n_ranked)
+    return size
 
 
 def _ratio(num, den):

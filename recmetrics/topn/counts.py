@@ -9,7 +9,7 @@ from scipy.special import gammaln
 from .._docs import fill_doc
 from .._metric_core import finish, hits, window
 from .._validation import check_choice, check_positive_number
-from ._common import RECALL_DENOMINATORS, _cutoff_size, _rank, _ratio
+from ._common import RECALL_DENOMINATORS, _cutoff_size, _rank, _ratio, _slots
 
 
 @fill_doc
@@ -24,13 +24,16 @@ def precision(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    short_lists="k",
 ):
     """Precision at k: the fraction of the top ``k`` that is relevant.
 
     .. math:: \\mathrm{P@}k = \\frac{|\\{\\text{relevant items at } pos \\le k\\}|}{k}
 
-    The denominator is ``k`` even when fewer than ``k`` items were
-    recommended (as in trec_eval's ``P_k``). ``k=None`` uses the whole list;
+    By default the denominator is ``k`` even when fewer than ``k`` items were
+    recommended (as in trec_eval's ``P_k``); ``short_lists='list'`` divides
+    by the length of such a list instead, ``min(k, n)`` (LensKit's
+    ``Precision``). ``k=None`` uses the whole list;
     the precision of an empty list is 0 (as trec_eval and ranx). Graded
     relevance counts every item with gain > 0 as relevant. Under
     ``ties='expected'`` the number of hits is its expectation over the
@@ -46,6 +49,10 @@ def precision(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    short_lists : {'k', 'list'}, default 'k'
+        How a list shorter than ``k`` is scored: ``'k'``, its ``k`` slots,
+        the empty ones counted as misses (trec_eval, RecTools, ranx);
+        ``'list'``, over its own length (LensKit).
 
     Returns
     -------
@@ -87,9 +94,14 @@ def precision(
 
     >>> round(precision(ranks=[1, 5, 20], k=10), 4)
     0.0667
+
+    A list of two items with one hit, at k = 5:
+
+    >>> precision(["a", "b"], {"a"}, k=5), precision(["a", "b"], {"a"}, k=5, short_lists="list")
+    (0.2, 0.5)
     """
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
-    val = _ratio(hits(r, k), _cutoff_size(r, k))
+    val = _ratio(hits(r, k), _slots(r, k, short_lists))
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 

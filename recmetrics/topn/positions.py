@@ -8,7 +8,7 @@ from .._docs import fill_doc
 from .._kernels import CHUNK_CELLS
 from .._metric_core import expected_sum, finish, group_mean, hits, window
 from .._validation import check_choice
-from ._common import AP_DENOMINATORS, AP_TIES, _cutoff_size, _rank
+from ._common import AP_DENOMINATORS, AP_TIES, SHORT_LISTS, _rank, _slots
 
 
 @fill_doc
@@ -232,6 +232,7 @@ def average_precision(
     no_relevant="skip",
     per_user=False,
     ap_ties="policy",
+    short_lists="k",
 ):
     """Average precision at k; its mean over users is MAP@k.
 
@@ -289,6 +290,11 @@ def average_precision(
         ``'policy'``: the precision at each relevant item follows ``ties``.
         ``'group_end'``: scikit-learn's rule for tied groups, as above (only
         with ``k=None``; ``ValueError`` otherwise).
+    short_lists : {'k', 'list'}, default 'k'
+        What ``k`` means in the denominators ``'min'`` and ``'k'`` for a list
+        shorter than ``k``: ``k`` itself, or the list's length ``n``
+        (``min(|R|, k, n)``, LensKit's ``AveragePrecision``, also without a
+        cutoff).
 
     Returns
     -------
@@ -343,6 +349,7 @@ def average_precision(
     """
     check_choice(ap_denominator, "ap_denominator", AP_DENOMINATORS)
     check_choice(ap_ties, "ap_ties", AP_TIES)
+    check_choice(short_lists, "short_lists", SHORT_LISTS)
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
     if ap_ties == "group_end":
         if k is not None:
@@ -376,12 +383,14 @@ def average_precision(
         return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
     num = r.per_user_sum(entry_num)
     nrel = r.n_relevant
-    if ap_denominator == "relevant" or k is None and ap_denominator == "min":
+    if ap_denominator == "min" and short_lists == "list":
+        den = np.minimum(nrel, _slots(r, k, short_lists))
+    elif ap_denominator == "relevant" or k is None and ap_denominator == "min":
         den = nrel
     elif ap_denominator == "min":
         den = np.minimum(nrel, k)
     elif ap_denominator == "k":
-        den = _cutoff_size(r, k)
+        den = _slots(r, k, short_lists)
     else:
         den = hits(r, k)
     with np.errstate(invalid="ignore", divide="ignore"):
