@@ -435,31 +435,11 @@ _REFERENCES = {
 #: Every piece a docstring can name as ``%(name)s``.
 # --------------------------------------------------------------------------
 # beyond-accuracy metrics (recmetrics.beyond)
-_RECOMMENDED = """\
-recommended : list of lists, 2-D array of item ids, or pandas.DataFrame
-    The recommended lists, best first: one list of item ids per user; a
-    2-D array of item ids ``(n_users, length)`` (an integer or object
-    array; a float array is refused, because it would be a score matrix:
-    turn scores into lists with :func:`recmetrics.beyond.top_k`); or a
-    long DataFrame with ``user``, ``item`` and ``rank`` (1 = first) or
-    ``score`` columns, one row per recommended item. Per-user results are
-    indexed by the user ids of a DataFrame, by position otherwise."""
-
-_BEYOND_K = """\
-k : int, optional
-    Cut every list to its first ``k`` items (``None``: the whole list)."""
-
 _BEYOND_PER_USER = """\
 per_user : bool, default False
     Return one value per user (a NumPy array, or a pandas Series indexed
     by user id for DataFrame input) instead of the mean over the users
     for whom the value is defined."""
-
-_POPULARITY = """\
-popularity : pandas.DataFrame, pandas.Series or dict
-    The training interactions as a long DataFrame (columns ``user`` and
-    ``item``, one row per interaction), or counts per item (a Series or
-    dict item -> count) together with ``n_users``."""
 
 _N_USERS_POP = """\
 n_users : int, optional
@@ -500,10 +480,7 @@ DOCS: dict[str, str] = {
     "sampled_n_samples": _SAMPLED_N_SAMPLES,
     "sampled_replace": _SAMPLED_REPLACE,
     "sampled_metric": _SAMPLED_METRIC,
-    "recommended": _RECOMMENDED,
-    "beyond_k": _BEYOND_K,
     "beyond_per_user": _BEYOND_PER_USER,
-    "popularity": _POPULARITY,
     "n_users_pop": _N_USERS_POP,
     "beyond_convention": _BEYOND_CONVENTION,
     **{f"ref_{key}": _wrap(text) for key, text in _REFERENCES.items()},

@@ -154,8 +154,8 @@ def evaluate(
     popularity : pandas.DataFrame, pandas.Series or dict, optional
         The training interactions (or counts per item) for ``novelty``,
         ``arp``, ``aplt`` and ``serendipity`` (see
-        :func:`recmetrics.beyond.novelty`). Item ids are the columns'
-        indices for score matrices.
+        :func:`recmetrics.beyond.novelty`). For score matrices, items are
+        the column positions, or the ids given by ``items=``.
     features : pandas.DataFrame or dict, optional
         Item features for ``ild`` and ``calibration``.
     history : pandas.DataFrame, sparse matrix or sequence, optional
