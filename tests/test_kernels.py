@@ -543,10 +543,13 @@ s = rng.random((300, 400))
 small = rm.evaluate(y[:8, :20], s[:8, :20], ["ndcg@10", "auc"], per_user=True)
 sys.stderr.write("after small\\n")
 compiled_small = [k.py_func.__name__ for k in (K._count_serial, K._nonzero_serial) if k.overloads]
+i64 = np.zeros(301, dtype=np.int64)
+count_args = (s, i64, i64[:0], i64, i64[:0], False, False, True, 0)
+ready = [K._ready(k, count_args) for k in (K._count_parallel, K._count_serial)]
 large = rm.evaluate(y, s, ["ndcg@10", "auc"], per_user=True)
 sys.stderr.write("after large\\n")
 rm.evaluate(y, s, ["map@10"], per_user=True)
-print(json.dumps({"compiled by the small call": compiled_small,
+print(json.dumps({"compiled by the small call": compiled_small, "ready": ready,
                   "small": small.to_numpy().tolist(), "large": large.to_numpy().tolist()}))
 """
 
@@ -582,6 +585,9 @@ def test_first_call_in_a_fresh_cache_compiles_only_large_inputs_and_says_so(tmp_
     assert runs[1].stderr.splitlines() == ["after small", "after large"]
     cold, warm = (json.loads(run.stdout) for run in runs)
     assert cold["compiled by the small call"] == []
+    # numba's cache index, read before the large call: the parallel counting
+    # kernel is there in the second process only, the serial one never was
+    assert cold["ready"] == [False, False] and warm["ready"] == [True, False]
     for key in ("small", "large"):
         np.testing.assert_array_equal(np.array(cold[key]), np.array(warm[key]))
 
