@@ -46,6 +46,16 @@ means only. Where the preset does not reproduce the library the test is marked
 (``KNOWN``): the day the preset is fixed, the test passes and strict xfail
 turns it into a failure, so that the mark is removed.
 
+RecTools' ``Accuracy`` is no metric of ``evaluate`` (no preset): its own
+tests compare it, per user and in ``calc_metrics``' mean, with
+``rm.confusion(..., recommended='k', n_items=80)`` on the long frames of each
+case at k = 5 and 20, together with the TP, FP and FN of RecTools'
+``make_confusions``, on the users RecTools reports (those with a test item,
+also without recommendations). RecTools counts ``k - TP`` false positives
+whatever the list's length, which ``recommended='k'`` reproduces; the default
+``recommended='list'`` differs by exactly ``(k - n) / n_items`` on a list of
+``n < k`` items, and a test checks that too.
+
 What the libraries cannot be asked, and how the runner deals with it:
 
 * RecBole cannot rank beyond the catalogue (``torch.topk`` raises "selected
@@ -99,6 +109,7 @@ DEFAULT_CUTOFFS = (5, 20)
 CASES = {"binary": (1, False, False), "graded": (2, True, False), "ties": (3, True, True)}
 # torchmetrics computes in single precision
 RTOL = {"torchmetrics": 1e-6}
+FRAME_ITEMS = 80  # the catalogue of the long frames: items i000 .. i079
 
 
 def metrics_of(lib):
@@ -215,7 +226,7 @@ def known(aspect, lib, case, metric):
 
 # --------------------------------------------------------------------------
 # inputs
-def make_frames(seed, graded, ties, n_users=48, n_items=80):
+def make_frames(seed, graded, ties, n_users=48, n_items=FRAME_ITEMS):
     """Long truth (user, item, grade) and predictions (user, item, score, rank).
 
     Users by ``u % 8``: 0 in the truth without predictions, 1 with predictions
@@ -406,10 +417,29 @@ def job_of(lib, case, data):
     return job
 
 
+def frame_catalogue():
+    """The item ids of the long frames' catalogue, RecTools' ``catalog``."""
+    return [f"i{j:03d}" for j in range(FRAME_ITEMS)]
+
+
+def confusion_job(case, data):
+    """RecTools' Accuracy and confusion counts on a case's frames (not a preset's metric)."""
+    truth, pred = data[case][:2]
+    return {
+        "id": f"rectools_confusion/{case}",
+        "library": "rectools_confusion",
+        "cutoffs": list(DEFAULT_CUTOFFS),
+        "catalog": frame_catalogue(),
+        "truth": _columns(truth),
+        "predictions": _columns(pred),
+    }
+
+
 @pytest.fixture(scope="module")
 def peer_results(peer_python, data, tmp_path_factory):
     """The results of the libraries of the second environment, every case."""
     jobs = [job_of(lib, case, data) for lib in PEER_ENV_LIBS for case in CASES]
+    jobs += [confusion_job(case, data) for case in CASES]
     return run_jobs(peer_python, jobs, tmp_path_factory.mktemp("peers"))
 
 
@@ -690,3 +720,117 @@ def test_peer_versions_are_the_versions_read(library_results):
     installed = library_results("rectools")["_versions"]
     for lib in PEER_ENV_LIBS:
         assert installed[lib] == cv.LIBRARIES[lib]["version"], lib
+
+
+# --------------------------------------------------------------------------
+# RecTools' Accuracy against rm.confusion (not a metric of evaluate, so no preset)
+def confusion_tables(case, data, k, recommended):
+    """rm.confusion on every user of either frame: ranked lists (by rank) and relevant sets.
+
+    A user without predictions gets an empty list, a user without a relevant
+    item an empty set. Indexed by user id.
+    """
+    truth, pred = data[case][:2]
+    lists = pred.sort_values(["user", "rank"]).groupby("user")["item"].agg(list)
+    relevant = truth[truth["grade"] > 0].groupby("user")["item"].agg(set)
+    users = sorted(set(truth["user"]) | set(pred["user"]))
+    table = rm.confusion(
+        [lists.get(u, []) for u in users],
+        [relevant.get(u, set()) for u in users],
+        k=k,
+        n_items=FRAME_ITEMS,
+        recommended=recommended,
+    )
+    table.index = users
+    return table
+
+
+CONFUSION_PARAMS = [
+    pytest.param(case, k, marks=pytest.mark.slow, id=f"{case}-k{k}")
+    for case in CASES
+    for k in DEFAULT_CUTOFFS
+]
+
+
+@pytest.mark.parametrize(("case", "k"), CONFUSION_PARAMS)
+def test_rectools_accuracy_users(case, k, data, library_results):
+    """RecTools' Accuracy evaluates the users with a test item, and only them.
+
+    ``make_confusions`` left-joins the recommendations to the test
+    interactions (metrics/base.py ``merge_reco``: ``how="left"``), then groups
+    by user (classification.py ``calc_confusions``): a user of the test set
+    without recommendations is evaluated (TP 0, FP k), a user with
+    recommendations but no test item is not (neither is a user whose judged
+    items all have grade 0: the interactions hold the relevant rows only).
+    """
+    truth, pred = data[case][:2]
+    theirs = library_results("rectools")[f"rectools_confusion/{case}"]["per_user"]
+    with_test = set(truth.loc[truth["grade"] > 0, "user"])
+    assert set(theirs[f"accuracy@{k}"]) == with_test
+    assert with_test - set(pred["user"])  # users of the test set without recommendations
+    assert set(pred["user"]) - with_test  # users with recommendations only
+    assert set(truth["user"]) - with_test  # judged users without a relevant item
+    for label in ("TP", "FP", "FN", "LIKED"):
+        assert set(theirs[f"{label}@{k}"]) == with_test, label
+    no_reco = sorted(with_test - set(pred["user"]))
+    assert all(theirs[f"TP@{k}"][u] == 0 and theirs[f"FP@{k}"][u] == k for u in no_reco)
+
+
+@pytest.mark.parametrize(("case", "k"), CONFUSION_PARAMS)
+def test_rectools_accuracy_per_user(case, k, data, library_results):
+    """``rm.confusion(recommended='k')`` gives RecTools' Accuracy, TP, FP and FN per user.
+
+    RecTools counts ``FP = k - TP`` (classification.py ``calc_confusions``:
+    ``confusion_df[FP] = k - confusion_df[TP]``) and ``TN = len(catalog) - k -
+    FN`` (``ClassificationMetric.calc_per_user_from_confusion_df``) whatever
+    the length of the list: ``recommended='k'``, with the catalogue size as
+    ``n_items``. Compared on the users RecTools reports.
+    """
+    theirs = library_results("rectools")[f"rectools_confusion/{case}"]["per_user"]
+    users = sorted(theirs[f"accuracy@{k}"])
+    mine = confusion_tables(case, data, k, "k").loc[users]
+    for label in ("accuracy", "TP", "FP", "FN"):
+        their = pd.Series(theirs[f"{label}@{k}"], dtype=float)[users]
+        bad = ~np.isclose(mine[label].to_numpy(), their.to_numpy(), rtol=1e-12, atol=0)
+        shown = [
+            f"{u}: ours {a:.10g}, theirs {b:.10g}"
+            for u, a, b in zip(np.array(users)[bad], mine[label][bad], their[bad], strict=True)
+        ]
+        assert not shown, f"{case}, k={k}, {label}: " + "; ".join(shown[:5])
+    # |R| = TP + FN is RecTools' LIKED (every test item, also those not recommended)
+    liked = pd.Series(theirs[f"LIKED@{k}"], dtype=float)[users]
+    np.testing.assert_array_equal((mine["TP"] + mine["FN"]).to_numpy(), liked.to_numpy())
+
+
+@pytest.mark.parametrize(("case", "k"), CONFUSION_PARAMS)
+def test_rectools_accuracy_mean(case, k, library_results, data):
+    """The mean of ``rm.confusion``'s accuracy over RecTools' users is ``calc_metrics``' value."""
+    their = library_results("rectools")[f"rectools_confusion/{case}"]
+    users = sorted(their["per_user"][f"accuracy@{k}"])
+    ours_mean = float(confusion_tables(case, data, k, "k").loc[users, "accuracy"].mean())
+    assert np.isclose(ours_mean, their["mean"][f"accuracy@{k}"], rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize(("case", "k"), CONFUSION_PARAMS)
+def test_rectools_accuracy_needs_k_slots(case, k, data, library_results):
+    """With ``recommended='list'`` (the default) exactly the users with fewer than k items differ.
+
+    Counting only the filled slots, ``FP = min(k, n) - TP`` and ``TN`` grows by
+    ``k - n`` for a list of ``n < k`` items (no list: ``n = 0``), so the
+    accuracy exceeds RecTools' by ``(k - n) / n_items``; the test shows that
+    the data hold such users and that ``recommended='k'`` is what RecTools needs.
+    """
+    truth, pred = data[case][:2]
+    theirs = library_results("rectools")[f"rectools_confusion/{case}"]["per_user"]
+    users = sorted(theirs[f"accuracy@{k}"])
+    their = pd.Series(theirs[f"accuracy@{k}"], dtype=float)[users]
+    lengths = pred.groupby("user").size().reindex(users, fill_value=0)
+    mine = confusion_tables(case, data, k, "list").loc[users, "accuracy"]
+    short = lengths < k
+    assert short.any() and not short.all()
+    np.testing.assert_allclose(
+        (mine - their).to_numpy(),
+        ((k - lengths).clip(lower=0) / FRAME_ITEMS).to_numpy(),
+        rtol=1e-9,
+        atol=1e-15,
+    )

@@ -11,7 +11,10 @@ own environment for ranx. It does not import ``recmetrics``::
 
 * ``id``: a name, echoed in the results;
 * ``library``: ``"rectools"``, ``"lenskit"``, ``"recommenders"``,
-  ``"torchmetrics"``, ``"recbole"`` or ``"ranx"``;
+  ``"torchmetrics"``, ``"recbole"`` or ``"ranx"``; or
+  ``"rectools_confusion"``: RecTools' ``Accuracy`` and its confusion counts
+  (TP, FP, FN, LIKED) at each of the job's ``cutoffs``, with the job's
+  ``catalog`` (a list of item ids) as RecTools' catalogue;
 * ``metrics``: metric names in recmetrics' spelling (``"precision@5"``,
   ``"ndcg"``, ...), translated here to the library's own metric objects;
 * the data: long frames ``truth`` (columns ``user``, ``item``, ``grade``;
@@ -90,6 +93,39 @@ def _rectools(job):
     means = calc_metrics(objects, reco=reco, interactions=interactions)
     per_user = {name: _series(m.calc_per_user(reco, interactions)) for name, m in objects.items()}
     return {"mean": {n: _num(means[n]) for n in objects}, "per_user": per_user}
+
+
+def _rectools_confusion(job):
+    """RecTools' ``Accuracy`` (per user and ``calc_metrics``) and its confusion counts.
+
+    The job holds the frames, ``catalog`` (the item ids) and ``cutoffs``. The
+    counts are those of ``rectools.metrics.classification.make_confusions``, the
+    table every classification metric is computed from (TP, FP, FN and LIKED,
+    the number of test items); ``Accuracy`` adds ``TN = len(catalog) - k - FN``.
+    """
+    from rectools import Columns
+    from rectools.metrics import Accuracy, calc_metrics
+    from rectools.metrics.classification import FN, FP, LIKED, TP, make_confusions
+
+    truth, pred = _frames(job)
+    interactions = truth.loc[truth["grade"] > 0, ["user", "item"]].rename(
+        columns={"user": Columns.User, "item": Columns.Item}
+    )
+    reco = pred[["user", "item", "rank"]].rename(
+        columns={"user": Columns.User, "item": Columns.Item, "rank": Columns.Rank}
+    )
+    catalog = job["catalog"]
+    out = {"mean": {}, "per_user": {}}
+    for k in job["cutoffs"]:
+        metric = Accuracy(k=k)
+        name = f"accuracy@{k}"
+        out["per_user"][name] = _series(metric.calc_per_user(reco, interactions, catalog))
+        means = calc_metrics({name: metric}, reco=reco, interactions=interactions, catalog=catalog)
+        out["mean"][name] = _num(means[name])
+        counts = make_confusions(reco, interactions, k)
+        for col, label in ((TP, "TP"), (FP, "FP"), (FN, "FN"), (LIKED, "LIKED")):
+            out["per_user"][f"{label}@{k}"] = _series(counts[col])
+    return out
 
 
 # ---------------------------------------------------------------- LensKit
@@ -276,6 +312,7 @@ def _ranx(job):
 
 LIBRARIES = {
     "rectools": _rectools,
+    "rectools_confusion": _rectools_confusion,
     "lenskit": _lenskit,
     "recommenders": _recommenders,
     "torchmetrics": _torchmetrics,
