@@ -88,7 +88,7 @@ pdf: $(STAMP)
 browser-test: $(STAMP)
 	$(BIN)/python .ci/browser_test.py _build/html
 
-LINTED := recmetrics tests benchmarks .ci
+LINTED := recmetrics tests benchmarks .ci conftest.py
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)

@@ -45,7 +45,7 @@ def _require():
     except ImportError as err:  # pragma: no cover - the extra is installed in tests
         raise ImportError(
             "recmetrics.spark needs pyspark and pyarrow: "
-            'pip install "pyspark>=4.0" "pyarrow>=16" (Spark 4 needs Java 17 or later)'
+            'pip install "pyspark>=4.0" "pyarrow>=18" (Spark 4 needs Java 17 or later)'
         ) from err
 
 

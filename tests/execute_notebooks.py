@@ -10,11 +10,16 @@ leaves git with nothing to show except genuinely changed outputs.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+
+# The one-line notice of a first call that compiles (cold numba cache) goes to
+# standard error; it is not part of a chapter's stored outputs.
+os.environ["RECMETRICS_COMPILE_NOTICE"] = "0"
 
 
 def execute(path: Path) -> None:
