@@ -215,7 +215,7 @@ LIBRARIES = {
     },
     "spark": {
         "library": "Spark MLlib RankingMetrics",
-        "version": "master (>= 3.4), read in apache/spark",
+        "version": "pyspark 4.3.0 (run); Scala source read in apache/spark (>= 3.4)",
         "checked": "run (tests/test_preset_parity.py)",
         "ties": "none: takes ranked lists",
         "notes": "binary relevance from (prediction, labels) pairs; graded NDCG only from "
