@@ -146,7 +146,7 @@ def start_dask():
     import distributed
 
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
         memory_limit="8GiB",
     )  # fmt: skip
     return cluster, distributed.Client(cluster)

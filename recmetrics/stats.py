@@ -12,8 +12,8 @@ cancels in the per-user differences (Smucker, Allan & Carterette, 2007).
   seeded Monte Carlo otherwise; the result says which);
 * :func:`bootstrap_ci`: percentile or BCa interval of a mean, or of a mean
   paired difference, resampling users (the same resamples for every metric);
-* :func:`adjust_pvalues`: Holm, Bonferroni (statsmodels) and
-  Benjamini-Hochberg (scipy);
+* :func:`adjust_pvalues`: Holm and Bonferroni (checked against statsmodels),
+  Benjamini-Hochberg and Benjamini-Yekutieli (scipy);
 * :func:`detectable_difference` and :func:`users_needed`: the power of a
   paired t-test (statsmodels' power function);
 * :func:`corrected_resampled_ttest`: the corrected resampled t-test of
