@@ -177,12 +177,15 @@ def correction(
     of ``A`` is a polynomial of degree ``m`` in ``r`` (a Bernstein
     polynomial under the binomial model), and ``cond(A)`` grows like
     ``2^m`` (about ``5e5`` at ``m = 20``, ``5e8`` at ``m = 30``, ``5e11``
-    at ``m = 40``); from ``m`` around 35 on, the minimal-bias vector is not
-    determined in double precision by *any* algorithm, and its entries are
-    huge with alternating signs. ``A^T A`` is never formed nor inverted.
-    Bias-variance with ``gamma > 0`` is well conditioned
-    (``c_k > 0`` regularises it) and is solved as a stacked least-squares
-    problem.
+    at ``m = 40``): the digits of the minimal-bias vector that double
+    precision determines fall with ``m`` (about three at ``m = 40``, none
+    from about ``m = 50``, as the sampled-correction chapter measures),
+    whatever the algorithm, and its entries are huge with alternating signs.
+    ``A^T A`` is never formed nor inverted for it. Bias-variance with
+    ``gamma > 0`` is well conditioned (``c_k > 0`` regularises it): its
+    normal equations are solved by a Cholesky factorisation when their
+    condition bound ``max(c) / (gamma min(c))`` is at most ``1e8``, and as
+    a stacked least-squares problem (SVD) otherwise.
 
     **How** (``solver="quadrature"``). Let ``psi_0..psi_m`` be the
     orthonormal polynomials of the prior on the nodes ``x_r = (r-1)/(n-1)``
