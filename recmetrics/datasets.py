@@ -74,8 +74,8 @@ def synthetic_ratings(
     ratings (at least one, and never all of them) are held out as the test
     set, chosen at random.
 
-    Three toy predictors are fitted on the training ratings only and
-    predict every row:
+    Three toy predictors predict every row; the first two are fitted on the
+    training ratings only, the third is a noisy oracle:
 
     * ``pred_global``: the mean of all training ratings (one constant);
     * ``pred_user``: the mean of the user's own training ratings;
