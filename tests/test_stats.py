@@ -139,6 +139,7 @@ def test_adjustments_equal_statsmodels_and_scipy():
         stats.adjust_pvalues(p, "bonferroni"), multipletests(p, method="bonferroni")[1]
     )
     assert np.allclose(stats.adjust_pvalues(p, "bh"), multipletests(p, method="fdr_bh")[1])
+    assert np.allclose(stats.adjust_pvalues(p, "by"), multipletests(p, method="fdr_by")[1])
     assert np.allclose(
         stats.adjust_pvalues(p.reshape(5, 5), "bh").ravel(), sps.false_discovery_control(p)
     )
