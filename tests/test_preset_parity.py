@@ -127,41 +127,9 @@ def metrics_of(lib):
 # differences between a preset and its library, found by these tests: each is
 # a strict xfail. Key: (aspect, library, case or "*", metric or "*"), aspect
 # "values" (per user), "users" (who is evaluated) or "mean".
-TREC_USERS = (
-    "pytrec_eval (trec_eval without -c) evaluates only the queries of the qrels that are in the "
-    "run, so a user of the truth without predictions is left out; convention='trec_eval' with "
-    "users='truth' (the default) counts that user as 0 (users='both' reproduces trec_eval)"
-)
 RANX_TIES = (
     "ranx orders tied scores by an unstable argsort of the run's input order "
     "(data_structures/common.py sort_dict_by_value); convention='ranx' uses ties='expected'"
-)
-LENSKIT_USERS = (
-    "LensKit's RunAnalysis.measure measures the output lists only (metrics/bulk.py: `for key, "
-    "out in outputs`): a user of the truth without a list is not evaluated (users='truth' counts "
-    "it 0), and a list whose user has no test item is (Precision 0; Recall, Hit, RecipRank and "
-    "NDCG NaN)"
-)
-LENSKIT_PRECISION = (
-    "LensKit's Precision divides the hits by the length of the truncated list, not by k "
-    "(metrics/ranking/_pr.py Precision.measure_list: `ngood / nrecs`)"
-)
-LENSKIT_AP = (
-    "LensKit's AveragePrecision divides by min(|R|, length of the truncated list) "
-    "(metrics/ranking/_map.py: `denom = min(len(test), len(recs))`); convention='lenskit' by "
-    "min(|R|, k)"
-)
-LENSKIT_MEAN = (
-    "LensKit's summary (RunAnalysisResult.list_summary) averages over the output lists and "
-    "fills a NaN per-list value with the metric's default 0 (metrics/_base.py ListMetric.default "
-    "= 0.0): lists whose user has no test item count 0 in every metric; plus the differences of "
-    "the users and per-user tests"
-)
-RECOMMENDERS_USERS = (
-    "Microsoft Recommenders' precision_at_k, recall_at_k and map_at_k average over the users "
-    "present in both frames (python_evaluation.py merge_ranking_true_pred: common_users, "
-    "n_users), its ndcg_at_k over every user of rating_true; convention='recommenders' with "
-    "users='truth' also counts the users without predictions (as 0) in P, R and MAP"
 )
 RECOMMENDERS_TIES = (
     "Microsoft Recommenders orders tied predictions by input row order (get_top_k_items: "
