@@ -394,7 +394,3 @@ def check_count(x, name: str, *, minimum: int = 1, maximum: int | None = None) -
     if x < minimum or (maximum is not None and x > maximum):
         raise ValueError(f"{name} must be an integer {bound}, got {x!r}")
     return int(x)
-
-
-# the name used by recmetrics.stats and recmetrics.sampled
-check_seed_or_none = check_seed

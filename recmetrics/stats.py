@@ -87,7 +87,7 @@ from ._validation import (
     check_count,
     check_positive_number,
     check_probability,
-    check_seed_or_none,
+    check_seed,
 )
 from .conventions import PRESETS
 
@@ -701,7 +701,7 @@ def paired_test(
     check_choice(missing, "missing", _MISSING)
     check_choice(nan, "nan", _NAN)
     n_resamples = _check_n_resamples(n_resamples)
-    rng = check_seed_or_none(seed)
+    rng = check_seed(seed)
     fa, fb = _pair(a, b, missing)
     results = _paired_tests(fa, fb, method, alternative, n_resamples, rng, nan)
     return _one_or_table(results, len(results) == 1)
@@ -892,7 +892,7 @@ def bootstrap_ci(
     check_choice(missing, "missing", _MISSING)
     check_choice(nan, "nan", _NAN)
     n_resamples = _check_n_resamples(n_resamples)
-    rng = check_seed_or_none(seed)
+    rng = check_seed(seed)
     if b is None:
         fa, _ = _as_frame(a, "a")
         cols = _columns_of(fa, nan)
@@ -1444,7 +1444,7 @@ def compare(
     level = check_probability(level, "level")
     check_choice(ci_method, "ci_method", _CI_METHODS)
     n_resamples = _check_n_resamples(n_resamples)
-    check_seed_or_none(seed)
+    check_seed(seed)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)
     check_choice(missing, "missing", _MISSING)
@@ -1475,7 +1475,7 @@ def compare(
                 test,
                 "two-sided",
                 n_resamples,
-                check_seed_or_none(seed),
+                check_seed(seed),
                 nan,
                 (label(name), label(baseline)),
             )
@@ -1485,7 +1485,7 @@ def compare(
             level,
             ci_method,
             n_resamples,
-            check_seed_or_none(seed),
+            check_seed(seed),
             label(name),
         )
         for metric, ci in cis.items():

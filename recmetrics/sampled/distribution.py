@@ -14,7 +14,7 @@ from scipy import special
 
 from .._docs import fill_doc
 from .._kernels import CHUNK_CELLS
-from .._validation import as_numeric_array, check_bool, check_k, check_seed_or_none
+from .._validation import as_numeric_array, check_bool, check_k, check_seed
 from ._common import _check_count, _check_nm, _check_ranks
 from .metric import RankMetric, _accepts_n_items, metric_function
 
@@ -335,7 +335,7 @@ def sample_ranks(ranks, n_items, n_samples, *, replace=True, n_repeats=None, see
     r = _check_ranks(ranks, n, "ranks", ndim=1)
     single = n_repeats is None
     reps = 1 if single else check_k(n_repeats, "n_repeats")
-    rng = check_seed_or_none(seed)
+    rng = check_seed(seed)
     above = np.tile(r - 1, reps)  # item numbers below this are ranked above the relevant item
     out = np.empty(above.shape[0], dtype=np.int64)
     rejection = (not replace) and m * (m - 1) / (2.0 * (n - 1)) <= 1.0
