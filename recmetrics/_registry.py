@@ -11,19 +11,17 @@ its chapter's module plus one :class:`MetricSpec` here.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from . import beyond
 from ._validation import check_k
 from .ndcg import cg, dcg, ndcg
+from .providers import CUTOFF_RULES, PROVIDERS
 from .roc_auc import auc
 from .topn import arhr, average_precision, f1, hit_ratio, precision, recall, reciprocal_rank
 
 __all__ = ["MetricSpec", "REGISTRY", "CUTOFF_RULES", "get", "parse", "names", "supported_by"]
-
-# How a library offers a metric: only with a cutoff, only without, or both.
-CUTOFF_RULES = ("k", "none", "both")
 
 # What a metric is a function of: the ranking of the relevant items (one
 # value per user), the recommended lists (one value per user: novelty,
@@ -49,9 +47,6 @@ class MetricSpec:
     keywords : tuple of str
         The convention keywords the function takes beyond ``ties`` and
         ``no_relevant`` (passed on by :func:`recmetrics.evaluate`).
-    presets : mapping
-        Convention preset -> cutoff rule (``'k'``, ``'none'`` or ``'both'``)
-        for every library that provides the metric.
     rank_cutoff_required : bool
         Whether the sampled metrics need ``@k`` for it (a function of one
         rank that is constant without a cutoff, like recall).
@@ -71,23 +66,10 @@ class MetricSpec:
     aliases: tuple[str, ...] = ()
     takes_cutoff: bool = True
     keywords: tuple[str, ...] = ()
-    presets: Mapping[str, str] = field(default_factory=dict)
     rank_cutoff_required: bool = False
     kind: str = "ranking"
     needs: tuple[str, ...] = ()
 
-
-# precision and recall are offered by the same libraries with the same cutoff rules
-_PRECISION_RECALL_PRESETS = {
-    "trec_eval": "k",
-    "ranx": "both",
-    "torchmetrics": "both",
-    "recbole": "k",
-    "recommenders": "k",
-    "spark": "k",
-    "rectools": "k",
-    "lenskit": "both",
-}
 
 REGISTRY: dict[str, MetricSpec] = {
     spec.name: spec
@@ -98,7 +80,6 @@ REGISTRY: dict[str, MetricSpec] = {
             aliases=("p", "prec"),
             keywords=("short_lists",),
             rank_cutoff_required=True,
-            presets=_PRECISION_RECALL_PRESETS,
         ),
         MetricSpec(
             "recall",
@@ -106,82 +87,26 @@ REGISTRY: dict[str, MetricSpec] = {
             aliases=("r",),
             keywords=("recall_denominator",),
             rank_cutoff_required=True,
-            presets=_PRECISION_RECALL_PRESETS,
         ),
-        MetricSpec(
-            "f1",
-            f1,
-            aliases=("f1_score",),
-            rank_cutoff_required=True,
-            presets={"ranx": "both", "rectools": "k"},
-        ),
+        MetricSpec("f1", f1, aliases=("f1_score",), rank_cutoff_required=True),
         MetricSpec(
             "hr",
             hit_ratio,
             aliases=("hit_ratio", "hit", "hitrate", "hit_rate"),
             rank_cutoff_required=True,
-            presets={
-                "trec_eval": "k",
-                "ranx": "both",
-                "recbole": "k",
-                "rectools": "k",
-                "lenskit": "both",
-            },
         ),
         MetricSpec("arhr", arhr),
-        MetricSpec(
-            "mrr",
-            reciprocal_rank,
-            aliases=("rr", "recip_rank", "reciprocal_rank"),
-            presets={
-                "trec_eval": "none",
-                "ranx": "both",
-                "torchmetrics": "both",
-                "recbole": "k",
-                "rectools": "k",
-                "lenskit": "both",
-            },
-        ),
+        MetricSpec("mrr", reciprocal_rank, aliases=("rr", "recip_rank", "reciprocal_rank")),
         MetricSpec(
             "map",
             average_precision,
             aliases=("ap", "average_precision"),
             keywords=("ap_denominator", "ap_ties", "short_lists"),
-            presets={
-                "trec_eval": "both",
-                "sklearn": "none",
-                "ranx": "both",
-                "torchmetrics": "both",
-                "recbole": "k",
-                "recommenders": "k",
-                "spark": "both",
-                "rectools": "k",
-                "lenskit": "both",
-            },
         ),
-        MetricSpec(
-            "ndcg",
-            ndcg,
-            keywords=("gain", "idcg", "log_base", "discount"),
-            presets={
-                "trec_eval": "both",
-                "sklearn": "both",
-                "ranx": "both",
-                "torchmetrics": "both",
-                "recbole": "k",
-                "recommenders": "k",
-                "spark": "k",
-                "rectools": "k",
-                "lenskit": "both",
-            },
-        ),
-        MetricSpec(
-            "dcg", dcg, keywords=("gain", "log_base", "discount"), presets={"sklearn": "both"}
-        ),
+        MetricSpec("ndcg", ndcg, keywords=("gain", "idcg", "log_base", "discount")),
+        MetricSpec("dcg", dcg, keywords=("gain", "log_base", "discount")),
         MetricSpec("cg", cg, keywords=("gain",)),
-        MetricSpec(
-            "auc", auc, aliases=("roc_auc",), takes_cutoff=False, presets={"sklearn": "none"}
-        ),
+        MetricSpec("auc", auc, aliases=("roc_auc",), takes_cutoff=False),
         # beyond accuracy: functions of the recommended lists and item data
         MetricSpec(
             "coverage",
@@ -299,8 +224,16 @@ def parse(name: str) -> tuple[MetricSpec, int | None]:
 
 
 def supported_by(preset: str) -> dict[str, str]:
-    """Metric name -> cutoff rule, for every ranking metric the library of ``preset`` provides."""
-    return {spec.name: spec.presets[preset] for spec in REGISTRY.values() if preset in spec.presets}
+    """Metric name -> cutoff rule, for every ranking metric the library of ``preset`` provides.
+
+    Read from the library's provider file (:mod:`recmetrics.providers`), in
+    the registry's order.
+    """
+    metrics = PROVIDERS[preset].metrics
+    unknown = set(metrics) - set(REGISTRY)
+    if unknown:
+        raise ValueError(f"provider {preset!r} names metrics not in the registry: {unknown}")
+    return {name: metrics[name] for name in REGISTRY if name in metrics}
 
 
 def ranking_names() -> list[str]:

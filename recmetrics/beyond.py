@@ -68,6 +68,8 @@ from ._validation import (
     check_positive_number,
     check_unique_items,
 )
+from .providers import BEYOND_PRESETS, BEYOND_SOURCES
+from .providers import PRESETS as RANKING_PRESETS
 from .split import _align_ids, _as_int_ids, _dtype_text, _id_index, _id_kind, _show, _whole
 
 __all__ = [
@@ -721,8 +723,9 @@ def _user_rows(data, lists, name, *, user="user", item="item", weight=None):
 
 # --------------------------------------------------------------------------
 # presets: the libraries' definitions as keyword values
-PRESETS: dict[str, dict[str, dict]] = {}
-"""Library -> metric -> keywords (filled below the metric functions)."""
+# the libraries' definitions, one provider file per library (recmetrics.providers)
+PRESETS: dict[str, dict[str, dict]] = BEYOND_PRESETS
+"""Library -> metric -> keywords (from :mod:`recmetrics.providers`)."""
 
 
 def _resolve(metric, convention, passed, defaults):
@@ -731,8 +734,6 @@ def _resolve(metric, convention, passed, defaults):
     if convention is not None:
         _check_convention_type(convention)
         if convention not in PRESETS:
-            from .conventions import PRESETS as RANKING_PRESETS
-
             if convention in RANKING_PRESETS:
                 raise ValueError(
                     f"convention={convention!r} defines no beyond-accuracy metrics here; "
@@ -2038,70 +2039,7 @@ def calibration(
     return lists.finish(kl, per_user)
 
 
-# --------------------------------------------------------------------------
-# the libraries' definitions
-PRESETS.update(
-    {
-        "rectools": {
-            "novelty": {"denominator": "users", "unseen": "one", "base": 2.0, "average": "user"},
-            "arp": {"count": "interactions", "normalize": False},
-            "ild": {"distance": "hamming", "short": "zero"},
-            "serendipity": {"expectedness": "rank"},
-        },
-        "recommenders": {
-            "novelty": {
-                "denominator": "interactions",
-                "unseen": "zero",
-                "base": 2.0,
-                "average": "row",
-            },
-            "entropy": {"base": 2.0, "normalize": "none"},
-            "ild": {"distance": "cosine", "short": "skip"},
-            "serendipity": {"expectedness": "history", "distance": "cosine"},
-        },
-        "recbole": {
-            "entropy": {"base": float(np.e), "normalize": "distinct"},
-            "arp": {"count": "interactions", "normalize": False},
-        },
-        "elliot": {
-            "entropy": {"base": 2.0, "normalize": "none"},
-            "arp": {"count": "users", "normalize": False},
-            "aplt": {"head": 0.8, "head_by": "interactions", "count": "users"},
-        },
-    }
-)
-
-SOURCES: dict[str, dict[str, str]] = {
-    "rectools": {
-        "novelty": "RecTools 0.19.0, rectools/metrics/novelty.py, MeanInvUserFreq",
-        "arp": "rectools/metrics/popularity.py, AvgRecPopularity (normalize=False)",
-        "ild": "rectools/metrics/diversity.py, IntraListDiversity with "
-        "PairwiseHammingDistanceCalculator",
-        "serendipity": "rectools/metrics/serendipity.py, Serendipity (n_items = len(catalog))",
-    },
-    "recommenders": {
-        "novelty": "Microsoft Recommenders 1.2.1, recommenders/evaluation/python_evaluation.py, "
-        "novelty",
-        "entropy": "python_evaluation.py, distributional_coverage",
-        "ild": "python_evaluation.py, diversity (features: item_feature_vector, or the "
-        "items' training user-incidence vectors for item_cooccurrence_count)",
-        "serendipity": "python_evaluation.py, serendipity (relevance from truth; its default "
-        "counts every item as relevant)",
-    },
-    "recbole": {
-        "entropy": "RecBole 1.2.1, recbole/evaluator/metrics.py, ShannonEntropy",
-        "arp": "recbole/evaluator/metrics.py, AveragePopularity (full lists of length k)",
-    },
-    "elliot": {
-        "entropy": "Elliot 0.3.1, elliot/evaluation/metrics/diversity/shannon_entropy, "
-        "ShannonEntropy (equal list lengths)",
-        "arp": "elliot/evaluation/metrics/bias/arp/arp.py, ARP",
-        "aplt": "elliot/evaluation/metrics/bias/aplt/aplt.py, APLT, with the short head of "
-        "elliot/evaluation/popularity_utils/popularity.py (pop_ratio 0.8 of the training "
-        "(user, item) pairs, popularity in distinct users; ties at the border in Elliot's "
-        "item order there, by item id here)",
-    },
-}
+SOURCES: dict[str, dict[str, str]] = BEYOND_SOURCES
 """Library -> metric -> the file and function each preset was read from."""
 
 

@@ -29,8 +29,10 @@ metric that the library does not provide, or not with that cutoff, also
 raises ``ValueError``.
 
 The table of conventions, with the source file and function behind each one
-and the version read, is :func:`describe`. Every preset is checked against
-its library itself, on randomised inputs (binary and graded relevance, ties,
+and the version read, is :func:`describe`; each library's entries live in
+one provider file, ``recmetrics/providers/<library>.py``
+(:mod:`recmetrics.providers`). Every preset is checked against its library
+itself, on randomised inputs (binary and graded relevance, ties,
 lists shorter than k, users in one frame only, users judged without a
 relevant item), in ``tests/test_preset_parity.py``: scikit-learn, trec_eval
 (pytrec_eval), ranx and Spark in the package's environment, the others in a
@@ -52,7 +54,10 @@ import pandas as pd
 
 from . import _registry
 from ._docs import fill_doc
+from ._keywords import CALLER_CHOOSES, CONVENTION_KEYWORDS
+from ._keywords import EFFECTIVE as _EFFECTIVE
 from ._validation import check_choice, check_k
+from .providers import LIBRARIES, METRIC_OVERRIDES, PRESETS, SOURCES
 
 __all__ = [
     "PRESETS",
@@ -61,268 +66,19 @@ __all__ = [
     "LIBRARIES",
     "SOURCES",
     "CONVENTION_KEYWORDS",
+    "CALLER_CHOOSES",
     "describe",
     "resolve",
     "check_supported",
 ]
 
-# Every convention keyword of recmetrics.evaluate, with its default.
-CONVENTION_KEYWORDS = {
-    "ties": "expected",
-    "no_relevant": "skip",
-    "ap_denominator": "min",
-    "ap_ties": "policy",
-    "recall_denominator": "relevant",
-    "gain": "linear",
-    "idcg": "min",
-    "log_base": 2.0,
-    "discount": "log",
-    "retrieve_nonpositive": None,  # None: True, every item is ranked
-    "score_dtype": None,  # None: the scores as given
-    "short_lists": "k",
-    "users": None,  # None: 'truth' (long data frames only)
-}
-
-# what the keywords left at None mean
-_EFFECTIVE = dict(CONVENTION_KEYWORDS, retrieve_nonpositive=True, users="truth")
-
-# Keywords for which a value passed explicitly wins over the preset instead of
-# contradicting it: which users are evaluated is the caller's choice (trec_eval
-# itself has -c for it); the preset only supplies its library's default.
-CALLER_CHOOSES = ("users",)
-
-# --------------------------------------------------------------------------
-# the presets: how each library differs from the package's defaults
-# (CONVENTION_KEYWORDS); every other keyword is the default
-_DIFFERENCES = {
-    "trec_eval": {
-        "ties": "trec_eval",
-        "no_relevant": "zero",
-        "ap_denominator": "relevant",
-        "score_dtype": "float32",
-        # queries in both qrels and run (trec_eval without -c)
-        "users": "both",
-    },
-    "sklearn": {"no_relevant": "zero", "ap_denominator": "relevant", "ap_ties": "group_end"},
-    # a query judged without a relevant document scores 0 in ranx
-    "ranx": {"no_relevant": "zero", "ap_denominator": "relevant"},
-    "torchmetrics": {
-        "no_relevant": "zero",
-        "ap_denominator": "hits",
-        "retrieve_nonpositive": False,
-        "score_dtype": "float32",
-    },
-    "recbole": {"gain": "binary"},
-    "recommenders": {"gain": "binary", "log_base": math.e},
-    "spark": {"no_relevant": "zero", "gain": "binary", "log_base": math.e},
-    "rectools": {"ap_denominator": "relevant", "gain": "binary", "idcg": "k"},
-    # LensKit measures the recommendation lists it is given (a user without a
-    # list is not evaluated; a list whose user has no test item counts 0 in
-    # its summary), and scores a list shorter than k over its own length
-    "lenskit": {
-        "recall_denominator": "min",
-        "gain": "binary",
-        "discount": "jarvelin",
-        "no_relevant": "zero",
-        "short_lists": "list",
-        "users": "predictions",
-    },
-}
-
-# Every keyword of every preset (the defaults filled in).
-PRESETS = {name: {**CONVENTION_KEYWORDS, **diff} for name, diff in _DIFFERENCES.items()}
-
-# Keywords that one metric of a library sets differently from the rest.
-METRIC_OVERRIDES = {
-    # torchmetrics' retrieval_normalized_dcg has no `preds > 0` filter
-    "torchmetrics": {"ndcg": {"retrieve_nonpositive": True}},
-    # roc_auc_score is undefined (it raises) for a user with one class only;
-    # ndcg_score counts a user without relevant items as 0
-    "sklearn": {"auc": {"no_relevant": "skip"}},
-    # precision_at_k, recall_at_k and map_at_k divide by the users present in
-    # both frames; ndcg_at_k by every user of rating_true
-    "recommenders": {
-        "precision": {"users": "both"},
-        "recall": {"users": "both"},
-        "map": {"users": "both"},
-    },
-}
+# The tables below are read from one provider file per library
+# (recmetrics/providers/<library>.py); the keywords and their defaults from
+# recmetrics._keywords.
 
 # Metrics each library provides: "k" (only with a cutoff), "none" (only
-# without), "both". Read from the metric registry (one place for names).
+# without), "both"; in the registry's order.
 SUPPORTED = {name: _registry.supported_by(name) for name in PRESETS}
-
-# Library, version read, how it was checked, and what it does with ties.
-LIBRARIES = {
-    "trec_eval": {
-        "library": "trec_eval (through pytrec_eval)",
-        "version": "pytrec-eval-terrier 0.5.11",
-        "checked": "run (tests)",
-        "ties": "document id in decreasing string order (our 'trec_eval' = higher column first "
-        "with zero-padded ids)",
-        "notes": "scores compared in single precision; binary measures count grade >= 1 as "
-        "relevant; only the queries in both qrels and run are evaluated (without -c; "
-        "users='truth' is trec_eval -c); one judged with no relevant item scores 0",
-    },
-    "sklearn": {
-        "library": "scikit-learn",
-        "version": "1.9.1",
-        "checked": "run (tests)",
-        "ties": "NDCG: mean over the tied group (= 'expected'); AP: every relevant item of a tied "
-        "group "
-        "gets the precision at the end of the group",
-        "notes": "no P@k, R@k, MRR or AP@k; average_precision_score needs average='samples' for a "
-        "mean "
-        "over users (its default averages over items); LRAP counts a user without relevant "
-        "items as 1",
-    },
-    "ranx": {
-        "library": "ranx",
-        "version": "0.3.21",
-        "checked": "run without ties (tests)",
-        "ties": "input order and an unstable argsort (not reproducible)",
-        "notes": "queries without qrels are dropped with make_comparable=True; a query judged "
-        "without a relevant document scores 0; 'ndcg' is linear (Jarvelin), 'ndcg_burges' "
-        "exponential",
-    },
-    "torchmetrics": {
-        "library": "torchmetrics",
-        "version": "1.9.0",
-        "checked": "run (tests/test_preset_parity.py)",
-        "ties": "NDCG: mean over the tied group; P/R/AP/RR: order of torch.topk/argsort "
-        "(unspecified)",
-        "notes": "P/R/AP/RR ignore relevant items scored <= 0 (since 1.7.4) and need binary "
-        "targets; "
-        "scores are cast to float32; empty_target_action='neg' (0) by default",
-    },
-    "recbole": {
-        "library": "RecBole",
-        "version": "1.2.1",
-        "checked": "run (tests/test_preset_parity.py)",
-        "ties": "order of torch.topk (unspecified)",
-        "notes": "binary relevance only; users without test items are not evaluated; "
-        "results rounded to 4 decimals (metric_decimal_place)",
-    },
-    "recommenders": {
-        "library": "Microsoft Recommenders (python_evaluation)",
-        "version": "1.2.1",
-        "checked": "run (tests/test_preset_parity.py)",
-        "ties": "stable sort: input row order",
-        "notes": "every row of rating_true is relevant; precision_at_k, recall_at_k and "
-        "map_at_k average over the users in both frames, ndcg_at_k over every user of "
-        "rating_true; ndcg_at_k binary by default (score_type='raw' for linear gains), natural "
-        "log; map() divides by |R|, map_at_k() by min(|R|, k); no MRR",
-    },
-    "spark": {
-        "library": "Spark MLlib RankingMetrics",
-        "version": "pyspark 4.3.0 (run); Scala source read in apache/spark (>= 3.4)",
-        "checked": "run (tests/test_preset_parity.py)",
-        "ties": "none: takes ranked lists",
-        "notes": "binary relevance from (prediction, labels) pairs; graded NDCG only from "
-        "3-tuples (since "
-        "3.4.0, gain 2^rel - 1, ideal order = the labels as given); empty ground truth -> 0; no "
-        "MRR",
-    },
-    "rectools": {
-        "library": "RecTools",
-        "version": "0.19.0",
-        "checked": "run (tests/test_preset_parity.py)",
-        "ties": "none: takes ranks (Columns.Rank) as given",
-        "notes": "binary relevance; NDCG's IDCG over k positions unless divide_by_achievable=True; "
-        "MAP divides by |R| unless divide_by_k=True; only users in the test interactions count",
-    },
-    "lenskit": {
-        "library": "LensKit",
-        "version": "2025.8.1",
-        "checked": "run (tests/test_preset_parity.py)",
-        "ties": "order of its top-n selection (unspecified)",
-        "notes": "discount 1/log2(max(rank, 2)); precision divides by the list length and AP by "
-        "min(|R|, list length) when the list is shorter than k (short_lists='list'); only the "
-        "users with a list are measured; a list whose user has no test item has precision 0 and "
-        "NaN elsewhere, counted 0 in list_summary (here 0 per user too); its AveragePrecision "
-        "raises ZeroDivisionError on such a list",
-    },
-}
-
-# Source file and function behind each metric of each library.
-SOURCES = {
-    "trec_eval": {
-        "precision": "m_P.c (P_k)",
-        "recall": "m_recall.c (recall_k)",
-        "map": "m_map.c (map), m_map_cut.c (map_cut_k)",
-        "ndcg": "m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut_k)",
-        "mrr": "m_recip_rank.c (recip_rank)",
-        "hr": "m_success.c (success_k)",
-        "ties": "form_res_rels.c: comp_sim_docno",
-    },
-    "sklearn": {
-        "ndcg": "sklearn/metrics/_ranking.py: ndcg_score, _tie_averaged_dcg",
-        "dcg": "sklearn/metrics/_ranking.py: dcg_score",
-        "map": "sklearn/metrics/_ranking.py: average_precision_score (average='samples')",
-        "auc": "sklearn/metrics/_ranking.py: roc_auc_score",
-    },
-    "ranx": {
-        "precision": "ranx/metrics/precision.py: _precision",
-        "recall": "ranx/metrics/recall.py: _recall",
-        "f1": "ranx/metrics/f1.py: _f1",
-        "hr": "ranx/metrics/hit_rate.py: _hit_rate",
-        "mrr": "ranx/metrics/reciprocal_rank.py: _reciprocal_rank",
-        "map": "ranx/metrics/average_precision.py: _average_precision",
-        "ndcg": "ranx/metrics/ndcg.py: _dcg, _idcg, _ndcg",
-        "ties": "ranx/data_structures/common.py: sort_dict_by_value (np.argsort of -scores)",
-    },
-    "torchmetrics": {
-        "precision": "torchmetrics/functional/retrieval/precision.py: retrieval_precision",
-        "recall": "torchmetrics/functional/retrieval/recall.py: retrieval_recall",
-        "map": "torchmetrics/functional/retrieval/average_precision.py: "
-        "retrieval_average_precision",
-        "ndcg": "torchmetrics/functional/retrieval/ndcg.py: retrieval_normalized_dcg, "
-        "_tie_average_dcg",
-        "mrr": "torchmetrics/functional/retrieval/reciprocal_rank.py: retrieval_reciprocal_rank",
-        "no_relevant": "torchmetrics/retrieval/base.py: RetrievalMetric.compute "
-        "(empty_target_action)",
-    },
-    "recbole": {
-        "precision": "recbole/evaluator/metrics.py: Precision.metric_info",
-        "recall": "recbole/evaluator/metrics.py: Recall.metric_info",
-        "map": "recbole/evaluator/metrics.py: MAP.metric_info",
-        "ndcg": "recbole/evaluator/metrics.py: NDCG.metric_info",
-        "mrr": "recbole/evaluator/metrics.py: MRR.metric_info",
-        "hr": "recbole/evaluator/metrics.py: Hit.metric_info",
-        "ties": "recbole/evaluator/collector.py: Collector.eval_batch_collect (torch.topk)",
-    },
-    "recommenders": {
-        "precision": "recommenders/evaluation/python_evaluation.py: precision_at_k",
-        "recall": "recommenders/evaluation/python_evaluation.py: recall_at_k",
-        "map": "recommenders/evaluation/python_evaluation.py: map_at_k (map: denominator |R|)",
-        "ndcg": "recommenders/evaluation/python_evaluation.py: ndcg_at_k",
-        "ties": "recommenders/evaluation/python_evaluation.py: get_top_k_items",
-    },
-    "spark": {
-        "precision": "mllib/.../evaluation/RankingMetrics.scala: precisionAt",
-        "recall": "mllib/.../evaluation/RankingMetrics.scala: recallAt",
-        "map": "mllib/.../evaluation/RankingMetrics.scala: meanAveragePrecisionAt, "
-        "meanAveragePrecision",
-        "ndcg": "mllib/.../evaluation/RankingMetrics.scala: ndcgAt",
-    },
-    "rectools": {
-        "precision": "rectools/metrics/classification.py: Precision",
-        "recall": "rectools/metrics/classification.py: Recall",
-        "f1": "rectools/metrics/classification.py: F1Beta",
-        "hr": "rectools/metrics/classification.py: HitRate",
-        "mrr": "rectools/metrics/ranking.py: MRR",
-        "map": "rectools/metrics/ranking.py: MAP",
-        "ndcg": "rectools/metrics/ranking.py: NDCG",
-    },
-    "lenskit": {
-        "precision": "lenskit/metrics/ranking/_pr.py: Precision",
-        "recall": "lenskit/metrics/ranking/_pr.py: Recall",
-        "hr": "lenskit/metrics/ranking/_hit.py: Hit",
-        "mrr": "lenskit/metrics/ranking/_recip.py: RecipRank",
-        "map": "lenskit/metrics/ranking/_map.py: AveragePrecision",
-        "ndcg": "lenskit/metrics/ranking/_dcg.py: NDCG; _weighting.py: LogRankWeight",
-    },
-}
 
 
 def _same(a, b) -> bool:

@@ -1,0 +1,45 @@
+"""trec_eval, the reference of TREC evaluation (read and run through pytrec_eval).
+
+Sources: usnistgov/trec_eval (``m_*.c``: one file per measure;
+``form_res_rels.c``: the order of tied documents).
+"""
+
+from ._provider import Provider
+
+PROVIDER = Provider(
+    name="trec_eval",
+    order=10,
+    library="trec_eval (through pytrec_eval)",
+    version="pytrec-eval-terrier 0.5.11",
+    checked="run (tests)",
+    ties="document id in decreasing string order (our 'trec_eval' = higher column first "
+    "with zero-padded ids)",
+    notes="scores compared in single precision; binary measures count grade >= 1 as "
+    "relevant; only the queries in both qrels and run are evaluated (without -c; "
+    "users='truth' is trec_eval -c); one judged with no relevant item scores 0",
+    keywords={
+        "ties": "trec_eval",
+        "no_relevant": "zero",
+        "ap_denominator": "relevant",
+        "score_dtype": "float32",
+        # queries in both qrels and run (trec_eval without -c)
+        "users": "both",
+    },
+    metrics={
+        "precision": "k",  # P_k
+        "recall": "k",  # recall_k
+        "hr": "k",  # success_k
+        "mrr": "none",  # recip_rank
+        "map": "both",  # map, map_cut_k
+        "ndcg": "both",  # ndcg, ndcg_cut_k
+    },
+    sources={
+        "precision": "m_P.c (P_k)",
+        "recall": "m_recall.c (recall_k)",
+        "map": "m_map.c (map), m_map_cut.c (map_cut_k)",
+        "ndcg": "m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut_k)",
+        "mrr": "m_recip_rank.c (recip_rank)",
+        "hr": "m_success.c (success_k)",
+        "ties": "form_res_rels.c: comp_sim_docno",
+    },
+)
