@@ -23,7 +23,7 @@ The flow of the package, from input to consumers:
 from . import beyond, conventions, dask, io, models, spark, split
 from ._frames import from_frames
 from .datasets import movielens, synthetic_ratings
-from .evaluate import compare_conventions, evaluate
+from .evaluation import compare_conventions, evaluate
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .ndcg import cg, dcg, discount, idcg, ndcg
 from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores

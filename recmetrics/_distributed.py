@@ -26,7 +26,7 @@ def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, key
     returned are the keyword arguments of :func:`evaluate_batch`; ``order``
     is the column that orders the predictions (``rank`` or the score).
     """
-    from .evaluate import evaluate
+    from .evaluation import evaluate
 
     if score is not None and rank is not None:
         raise TypeError("give either score= or rank=, not both")
@@ -92,7 +92,7 @@ def internal_names(metrics):
 def evaluate_batch(truth, predictions, *, metrics, user, item, order, rank, relevance, users,
                    keywords):  # fmt: skip
     """Per-user values of one batch: columns ``user`` (as ``user``) and ``_rm_0``, ..."""
-    from .evaluate import evaluate
+    from .evaluation import evaluate
 
     cols = internal_names(metrics)
     if users is None:  # the preset's users (every metric's users are among them)

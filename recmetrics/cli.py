@@ -222,7 +222,7 @@ def _measure(text):
 def _keyword_choices():
     """The values each convention keyword takes (those recmetrics.evaluate checks)."""
     from ._metric_core import NO_RELEVANT_POLICIES
-    from .evaluate import _SCORE_DTYPES
+    from .evaluation import SCORE_DTYPES as _SCORE_DTYPES
     from .ndcg import DISCOUNTS, GAINS, IDCG_MODES
     from .ranking import TIE_POLICIES
     from .topn import AP_DENOMINATORS, AP_TIES, RECALL_DENOMINATORS
@@ -448,7 +448,7 @@ def _read_inputs(truth_path, run_path, args):
 
 
 def _evaluate_file(truth_path, run_path, args, users, per_user):
-    from .evaluate import evaluate
+    from .evaluation import evaluate
 
     _check_file(truth_path, "QRELS")
     _check_file(run_path, "RUN")

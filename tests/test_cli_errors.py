@@ -510,7 +510,7 @@ def test_no_traceback_for_unexpected_errors(files, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr(sys.modules["recmetrics.evaluate"], "evaluate", boom)
+    monkeypatch.setattr(sys.modules["recmetrics.evaluation"], "evaluate", boom)
     code, out, err = in_process("evaluate", files / "qrels.txt", files / "run.txt")
     assert code == 1 and out == "" and "Traceback" not in err
     assert err == (
@@ -524,7 +524,7 @@ def test_import_and_arithmetic_errors_are_one_line(files, monkeypatch, error):
     def fail(*args, **kwargs):
         raise error
 
-    monkeypatch.setattr(sys.modules["recmetrics.evaluate"], "evaluate", fail)
+    monkeypatch.setattr(sys.modules["recmetrics.evaluation"], "evaluate", fail)
     code, out, err = in_process("evaluate", files / "qrels.txt", files / "run.txt")
     assert (code, out, err) == (1, "", f"recmetrics evaluate: error: {error}\n")
 

@@ -1,0 +1,112 @@
+"""One call of :func:`recmetrics.evaluate`, read and checked once.
+
+Every argument is read here, in one place, before anything is computed:
+the metric names (parsed by the registry), the flags, the convention
+keywords (their list comes from :mod:`recmetrics._keywords`), the frame
+columns and the item data of the beyond-accuracy metrics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from .. import _registry
+from .._keywords import CONVENTION_KEYWORDS
+from .._validation import check_bool
+
+__all__ = ["Call", "read_call", "check_score_dtype", "SCORE_DTYPES"]
+
+SCORE_DTYPES = ("float32", "float64")
+
+# the columns of long data frames (with ``users``, a convention keyword)
+FRAME_COLUMNS = ("user", "item", "score", "rank", "relevance")
+
+# the item data of the beyond-accuracy metrics
+ITEM_DATA = ("popularity", "features", "history", "items")
+
+
+@dataclass(frozen=True)
+class Call:
+    """The arguments of one :func:`recmetrics.evaluate` call, checked."""
+
+    y_true: object
+    y_score: object
+    names: list  # the metric names as given
+    parsed: list  # (name, spec, k) per metric
+    per_user: bool
+    progress: bool
+    convention: str | None
+    keywords: dict  # convention keyword -> value passed (None: not passed)
+    ranks: object
+    n_items: object
+    mask: object
+    chunk_users: object
+    frame: dict  # column keyword -> value passed
+    item_data: dict  # item data keyword -> value passed
+
+    def only(self, kind):
+        """The same call restricted to the metrics of one kind (``'ranking'``)."""
+        parsed = [p for p in self.parsed if p[1].kind == kind]
+        return replace(self, parsed=parsed, names=[name for name, _, _ in parsed])
+
+    @property
+    def has_beyond(self) -> bool:
+        return any(spec.kind != "ranking" for _, spec, _ in self.parsed)
+
+
+def read_call(args: dict) -> Call:
+    """Check the arguments of :func:`recmetrics.evaluate` (by name) into a :class:`Call`."""
+    metrics = args["metrics"]
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if metrics is None or not isinstance(metrics, (list, tuple, np.ndarray, pd.Index)):
+        raise TypeError(
+            "metrics must be a metric name or a list of names like ['ndcg@10', 'map@10'], "
+            f"got {type(metrics).__name__}"
+        )
+    metrics = list(metrics)
+    per_user = check_bool(args["per_user"], "per_user")
+    progress = check_bool(args["progress"], "progress")
+    keywords = {key: args[key] for key in CONVENTION_KEYWORDS}
+    if keywords["retrieve_nonpositive"] is not None:
+        check_bool(keywords["retrieve_nonpositive"], "retrieve_nonpositive")
+    if keywords["score_dtype"] is not None:
+        keywords["score_dtype"] = check_score_dtype(keywords["score_dtype"])
+    parsed = [(name, *_registry.parse(name)) for name in metrics]
+    if not parsed:
+        raise ValueError("metrics is empty; ask for at least one metric")
+    if len(set(metrics)) != len(metrics):
+        raise ValueError("metrics contains a name twice")
+    return Call(
+        y_true=args["y_true"],
+        y_score=args["y_score"],
+        names=metrics,
+        parsed=parsed,
+        per_user=per_user,
+        progress=progress,
+        convention=args["convention"],
+        keywords=keywords,
+        ranks=args["ranks"],
+        n_items=args["n_items"],
+        mask=args["mask"],
+        chunk_users=args["chunk_users"],
+        frame={key: args[key] for key in FRAME_COLUMNS},
+        item_data={key: args[key] for key in ITEM_DATA},
+    )
+
+
+def check_score_dtype(score_dtype):
+    """``'float32'`` or ``'float64'`` (a numpy float type is read as its name)."""
+    name = (
+        np.dtype(score_dtype).name
+        if isinstance(score_dtype, type) and issubclass(score_dtype, np.floating)
+        else score_dtype
+    )
+    if not isinstance(name, str) or name not in SCORE_DTYPES:
+        raise ValueError(
+            f"score_dtype must be 'float32' or 'float64' (or None: as given), got {score_dtype!r}"
+        )
+    return name

@@ -1,0 +1,173 @@
+"""The rankings of one :func:`recmetrics.evaluate` call: one per tie policy and score option.
+
+A preset may set the tie policy or the score options per metric, so a call
+builds one :class:`~recmetrics.Ranking` per distinct set of them, each once,
+from whichever input form was given (:func:`recmetrics._inputs.as_ranking`,
+:func:`recmetrics.from_frames`, :func:`recmetrics.ranking.from_scores`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._frames import from_frames
+from .._inputs import as_ranking
+from ..ranking import Ranking, from_scores
+
+__all__ = ["Rankings", "cast_scores"]
+
+
+class Rankings:
+    """Build, once each, the rankings the metrics of a call ask for.
+
+    Parameters
+    ----------
+    call : Call
+        The checked call (its inputs, ``ranks``, ``n_items``, ``convention``).
+    form : str
+        The input form (:func:`recmetrics._inputs.input_form`).
+    frame : dict
+        The frame columns (long data frames only).
+    y_true, y_score, mask :
+        The inputs of this block of users.
+    progress : bool
+        Report progress over users (score matrices).
+    """
+
+    def __init__(self, call, form, frame, y_true, y_score, mask, progress):
+        self.call, self.form, self.frame = call, form, frame
+        self.y_true, self.y_score, self.mask, self.progress = y_true, y_score, mask, progress
+        self.depths = {}
+        self.built = {}
+
+    def key(self, opts):
+        """What distinguishes two rankings: ties, score options and the users of frames."""
+        users_of = opts["users"] or "truth" if self.form == "frames" else None
+        return opts["ties"], opts["retrieve_nonpositive"], opts["score_dtype"], users_of
+
+    def plan(self, options_and_cutoffs):
+        """Record the cutoffs asked of each ranking, before any is built.
+
+        When every metric on a ranking has a cutoff, the relevant items below
+        the largest one need not be placed (``from_scores(depth=...)``): the
+        metrics are the same, and full-catalogue scores are read about once.
+        """
+        for opts, k in options_and_cutoffs:
+            key = self.key(opts)
+            known = self.depths.get(key, 0)
+            self.depths[key] = None if k is None or known is None else max(known, k)
+
+    def get(self, opts):
+        """The ranking under the tie policy and score options of one metric (built once)."""
+        key = self.key(opts)
+        if key not in self.built:
+            self.built[key] = self._build(opts, self.depths[key])
+        return self.built[key]
+
+    def _build(self, opts, depth):
+        call, y_true, mask = self.call, self.y_true, self.mask
+        if isinstance(y_true, Ranking):
+            if (
+                call.convention is not None
+                or opts["retrieve_nonpositive"] is False
+                or opts["score_dtype"]
+            ):
+                raise ValueError(
+                    "a prebuilt Ranking has its tie policy and scores fixed; pass y_true and "
+                    "y_score instead to use a convention, retrieve_nonpositive or score_dtype"
+                )
+            r, _ = as_ranking(
+                y_true,
+                self.y_score,
+                ranks=call.ranks,
+                n_items=call.n_items,
+                mask=mask,
+                ties=call.keywords["ties"],
+            )
+            return r
+        if self.form == "frames":
+            if mask is not None:
+                raise TypeError("mask does not apply to data frames: leave excluded items out")
+            return from_frames(
+                y_true,
+                self.y_score,
+                n_items=call.n_items,
+                ties=opts["ties"],
+                retrieve_nonpositive=opts["retrieve_nonpositive"] is not False,
+                score_dtype=opts["score_dtype"],
+                users=opts["users"] or "truth",
+                **self.frame,
+            )
+        scores = self.y_score
+        matrix = self.form == "scores"
+        if opts["score_dtype"] is not None and matrix:
+            scores = cast_scores(scores, opts["score_dtype"], call.convention)
+        if opts["retrieve_nonpositive"] is False:
+            return self._only_positive(scores, opts, depth, matrix)
+        r, _ = as_ranking(
+            y_true,
+            scores,
+            ranks=call.ranks,
+            n_items=call.n_items,
+            mask=mask,
+            ties=opts["ties"],
+            progress=self.progress,
+            depth=depth,
+        )
+        return r
+
+    def _only_positive(self, scores, opts, depth, matrix):
+        """The ranking where relevant items scored <= 0 are never retrieved."""
+        y_true, mask = self.y_true, self.mask
+        if not matrix:
+            raise TypeError("retrieve_nonpositive=False applies only to scores (y_true, y_score)")
+        if self.call.n_items is not None:
+            raise TypeError(
+                "n_items does not apply to (y_true, y_score): the catalogue is the columns"
+            )
+        if np.ndim(scores) == 1:
+            return from_scores(
+                np.asarray(y_true)[None, :],
+                np.asarray(scores)[None, :],
+                mask=None if mask is None else np.asarray(mask)[None, :],
+                ties=opts["ties"],
+                retrieve_nonpositive=False,
+                depth=depth,
+            )
+        return from_scores(
+            y_true,
+            scores,
+            mask=mask,
+            ties=opts["ties"],
+            progress=self.progress,
+            retrieve_nonpositive=False,
+            depth=depth,
+        )
+
+
+def cast_scores(y_score, dtype, convention):
+    """Scores cast to ``dtype``, with a clear error where the cast overflows."""
+    try:
+        arr = y_score if isinstance(y_score, np.ndarray) else np.asarray(y_score)
+    except ValueError:  # ragged: the ranking builder reports it
+        return y_score
+    if arr.dtype.kind not in "iuf":
+        return y_score  # the ranking builder reports what is wrong with it
+    if dtype == "float32" and arr.size:
+        with np.errstate(invalid="ignore"):
+            big = (
+                np.abs(arr[np.isfinite(arr)] if arr.dtype.kind == "f" else arr).max()
+                > np.finfo(np.float32).max
+            )
+        if big:
+            who = (
+                f" (convention={convention!r} compares scores in single precision)"
+                if convention
+                else ""
+            )
+            raise ValueError(
+                "y_score has values beyond the float32 range (about 3.4e38), which "
+                "score_dtype='float32' "
+                f"would turn into infinity{who}; rescale the scores first"
+            )
+    return np.asarray(arr, dtype=dtype)

@@ -1,0 +1,403 @@
+"""The hub of :func:`recmetrics.evaluate`: read the call, resolve once, rank, apply the specs.
+
+The flow of one call: the arguments are checked once (:mod:`._call`); the
+convention keywords are resolved once against the preset
+(:func:`recmetrics.conventions.resolve`); one ranking is built per tie policy
+and score option (:mod:`._rankings`), in blocks of users for large score
+matrices; each metric is its registry spec's function applied to it; the
+beyond-accuracy metrics take the recommended lists instead (:mod:`._lists`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from tqdm import tqdm
+
+from .. import conventions as _conv
+from .._docs import fill_doc
+from .._inputs import input_form
+from .._kernels import CHUNK_CELLS
+from .._validation import check_k
+from ..ranking.scores import _checked_sparse
+from ._call import read_call
+from ._lists import beyond_values, recommended_lists
+from ._rankings import Rankings
+
+__all__ = ["evaluate"]
+
+
+@fill_doc
+def evaluate(
+    y_true=None,
+    y_score=None,
+    metrics=("ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10"),
+    *,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant=None,
+    ap_denominator=None,
+    gain=None,
+    idcg=None,
+    log_base=None,
+    per_user=False,
+    progress=False,
+    convention=None,
+    ap_ties=None,
+    recall_denominator=None,
+    discount=None,
+    retrieve_nonpositive=None,
+    score_dtype=None,
+    short_lists=None,
+    chunk_users=None,
+    user=None,
+    item=None,
+    score=None,
+    rank=None,
+    relevance=None,
+    users=None,
+    popularity=None,
+    features=None,
+    history=None,
+    items=None,
+):
+    """Evaluate several metrics on one ranking computed once.
+
+    Each metric ``m`` with cutoff ``k`` is the function of the same name
+    (:func:`~recmetrics.precision`, :func:`~recmetrics.ndcg`, ...) applied to
+    one :class:`~recmetrics.Ranking`, so that
+
+    .. math:: \\mathrm{evaluate}(\\ldots)[m@k] = \\frac{1}{|U|}\\sum_{u \\in U} m@k(u)
+
+    over the users ``U`` for whom the metric is defined (with the default
+    ``no_relevant='skip'``), to the last bit of the function's own mean.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like, sequence, set, dict or Ranking, optional
+        %(input_forms)s
+    metrics : str or sequence of str, optional
+        Default ``("ndcg@10", "map@10", "precision@10", "recall@10",
+        "mrr@10")``. Names with an optional cutoff: ``precision@k``,
+        ``recall@k``, ``f1@k``, ``hr@k``, ``arhr@k``, ``mrr@k``, ``map@k``
+        (mean AP), ``ndcg@k``, ``dcg@k``, ``cg@k``, and ``auc`` (no cutoff); also the
+        aliases ``p``, ``prec``, ``r``, ``f1_score``, ``hit_ratio``,
+        ``hit``, ``hitrate``, ``hit_rate``, ``rr``, ``recip_rank``,
+        ``reciprocal_rank``, ``ap``, ``average_precision`` and
+        ``roc_auc``. Without ``@k`` a metric covers the whole ranking (the
+        whole list, or the whole catalogue for score matrices). Each name at
+        most once. Beyond-accuracy metrics of the recommended lists
+        (:mod:`recmetrics.beyond`) go beside them: ``novelty@k``,
+        ``arp@k``, ``aplt@k``, ``serendipity@k`` (need ``popularity``),
+        ``ild@k`` (needs ``features``), ``calibration@k`` (needs
+        ``history`` and ``features``), and the catalogue-level
+        ``coverage@k``, ``gini@k`` (need the catalogue size: ``n_items``, or
+        the columns of a score matrix) and ``entropy@k``, which have no
+        per-user values. Their lists are the predictions' top ``k`` (ties
+        in item order), or the given ranked lists; score matrices need the
+        ``@k``. They are averaged over every user who has a list, including
+        users the ranking metrics leave out (no relevant item).
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    ties : {'expected', 'optimistic', 'pessimistic', 'trec_eval'}, optional
+        How items with equal scores are ordered, as in the metric functions.
+        ``None`` (not passed) means ``'expected'``, the preset's policy
+        under ``convention``, or, for a prebuilt Ranking, the policy it was
+        built with.
+    no_relevant : {'skip', 'zero', 'one', 'raise'}, optional
+        What a user for whom a metric is undefined counts as, as in the
+        metric functions; ``None`` means ``'skip'`` (or the preset's value).
+        ``auc`` is the mean of the per-user AUCs (see
+        :func:`~recmetrics.auc` for the weighted and pooled variants).
+    ap_denominator : {'min', 'relevant', 'k', 'hits'}, optional
+        The AP denominator of ``map`` (:func:`~recmetrics.average_precision`);
+        ``None`` means ``'min'`` (or the preset's value).
+    gain : {'linear', 'exponential', 'binary'}, optional
+        The gain of ``ndcg``, ``dcg`` and ``cg`` (:func:`~recmetrics.dcg`);
+        ``None`` means ``'linear'`` (or the preset's value).
+    idcg : {'min', 'k'}, optional
+        The ideal list of ``ndcg`` (:func:`~recmetrics.idcg`); ``None``
+        means ``'min'`` (or the preset's value).
+    log_base : float, optional
+        The base of the discount of ``ndcg`` and ``dcg``; ``None`` means 2
+        (or the preset's value).
+    per_user : bool, default False
+        Return one row per user instead of the means.
+    progress : bool, default False
+        Report progress over users on standard error (score matrices only).
+    chunk_users : int, optional
+        Score matrices with more users are ranked and evaluated in blocks of
+        this many users, so memory beyond the inputs stays bounded by the
+        block (a few numbers per relevant and excluded entry of the block's
+        users, plus the per-user results), whatever the number of users. By
+        default 4096 users, or more when rows are short: a block then holds
+        4 million cells, so that a small catalogue is not cut into blocks
+        whose fixed cost dominates. The result does not depend on it.
+    user, item, score, rank, relevance, users : str, optional
+        Long data frames only (``y_true`` = ``truth``, ``y_score`` =
+        ``predictions``): the column names (default ``'user'``, ``'item'``,
+        and ``'score'`` unless ``rank`` names a column of ranks; graded
+        relevance from ``relevance``) and which users are evaluated
+        (``users='truth'`` by default, or the preset's: ``'both'`` for
+        trec_eval, as without its ``-c``; ``'predictions'`` for LensKit;
+        ``'both'`` for Microsoft Recommenders' precision, recall and MAP; see
+        :func:`~recmetrics.from_frames`). A ``users`` passed explicitly holds
+        for every metric, whatever the preset.
+        Per-user results are then indexed by the user ids.
+    popularity : pandas.DataFrame, pandas.Series or dict, optional
+        The training interactions (or counts per item) for ``novelty``,
+        ``arp``, ``aplt`` and ``serendipity`` (see
+        :func:`recmetrics.beyond.novelty`). For score matrices, items are
+        the column positions, or the ids given by ``items=``.
+    features : pandas.DataFrame or dict, optional
+        Item features for ``ild`` and ``calibration``.
+    history : pandas.DataFrame, sparse matrix or sequence, optional
+        Each user's training items for ``calibration`` (and to remove them
+        from the primitive list of ``serendipity``): a long DataFrame
+        ``(user, item)`` (user ids; row positions for matrices and lists), a
+        users x items sparse matrix (matrices), or one collection per user.
+    items : array-like, optional
+        Score matrices only: the item id of each column. The top-``k``
+        lists of column positions are then matched by id with
+        ``popularity``, ``features`` and ``history`` (and the columns of a
+        sparse ``history``). Without it, that item data must be keyed by
+        the column positions ``0 .. n_items - 1`` themselves: item data
+        keyed by anything else (e.g. MovieLens movie ids) raise
+        ``ValueError`` asking for ``items=``, instead of being matched by
+        position silently.
+    convention : str, optional
+        Reproduce one library's variant of every metric: ``'trec_eval'``,
+        ``'sklearn'``, ``'ranx'``, ``'torchmetrics'``, ``'recbole'``,
+        ``'recommenders'``, ``'spark'``, ``'rectools'`` or ``'lenskit'``
+        (see :mod:`recmetrics.conventions` and
+        :func:`recmetrics.conventions.describe`). The preset sets every
+        convention keyword the caller leaves out; a convention keyword passed
+        explicitly with another value raises ``ValueError``, and so does a
+        metric the library does not provide (or not with that cutoff).
+    ap_ties : {'policy', 'group_end'}, optional
+        The tie rule of ``map`` (:func:`~recmetrics.average_precision`);
+        ``None`` means ``'policy'`` (or the preset's value).
+    recall_denominator : {'relevant', 'min'}, optional
+        The denominator of ``recall`` (:func:`~recmetrics.recall`); ``None``
+        means ``'relevant'`` (or the preset's value).
+    discount : {'log', 'jarvelin'}, optional
+        The discount of ``ndcg`` and ``dcg`` (:func:`~recmetrics.discount`);
+        ``None`` means ``'log'`` (or the preset's value).
+    retrieve_nonpositive : bool, optional
+        ``False``: relevant items scored ``<= 0`` are never retrieved (see
+        :func:`~recmetrics.ranking.from_scores`; score matrices only).
+        Default ``True``.
+    score_dtype : {'float32', 'float64'}, optional
+        Compare the scores in this precision (trec_eval and torchmetrics
+        use single precision, so scores equal as float32 are tied there).
+        Score matrices only; default: as given.
+    short_lists : {'k', 'list'}, optional
+        How ``precision`` and ``map`` score a list shorter than ``k``
+        (:func:`~recmetrics.precision`); ``None`` means ``'k'`` (or the
+        preset's value: LensKit's is ``'list'``).
+
+    Returns
+    -------
+    pandas.Series or pandas.DataFrame
+        The means over users, a Series named ``'mean'`` indexed by the
+        metric names as given (NaN for a metric defined for no user); or,
+        with ``per_user=True``, a DataFrame with one row per user (index
+        ``user``) and one column per metric, NaN where ``no_relevant='skip'``
+        left the user out.
+
+    Raises
+    ------
+    ValueError
+        For an unknown or repeated metric name, a convention keyword that
+        contradicts ``convention``, or a metric the convention's library
+        does not provide (or not with that cutoff).
+    TypeError
+        For ``metrics`` that is not a name or a sequence of names, and for
+        keywords that do not apply to the input form.
+
+    See Also
+    --------
+    compare_conventions : The same metrics under every convention.
+    recmetrics.conventions.describe : What each convention preset sets.
+    recmetrics.from_scores : The ranking built once.
+
+    Notes
+    -----
+    From a score matrix the ranking costs one counting pass over each row
+    (no sorting; see :func:`~recmetrics.ranking.from_scores`); memory beyond
+    the inputs grows with the number of relevant and excluded entries only.
+    One ranking is built per distinct tie policy and score option among the
+    requested metrics (a preset may set them per metric). When every metric
+    on a ranking has a cutoff, the ranking is built only as deep as the
+    largest one (``from_scores(..., depth=k)``): the relevant items that
+    cannot reach it are not counted, with the same results in every bit and
+    about one pass over the scores on a large catalogue.
+
+    References
+    ----------
+    %(ref_tamm2021)s
+
+    %(ref_mcsherry2008)s
+
+    %(ref_trec_eval)s
+
+    Examples
+    --------
+    >>> y_true = [[1, 0, 0, 1], [0, 0, 1, 0]]
+    >>> y_score = [[0.9, 0.8, 0.1, 0.4], [0.3, 0.2, 0.9, 0.1]]
+    >>> evaluate(y_true, y_score, ["precision@2", "recall@2", "ndcg@2", "mrr", "auc"]).round(4)
+    precision@2    0.5000
+    recall@2       0.7500
+    ndcg@2         0.8066
+    mrr            1.0000
+    auc            0.8750
+    Name: mean, dtype: float64
+
+    Per user, with ties in the second user's scores (``ties='expected'``):
+
+    >>> y_true = [[1, 0, 1, 0], [0, 0, 0, 1]]
+    >>> y_score = [[0.9, 0.8, 0.7, 0.1], [0.5, 0.5, 0.5, 0.5]]
+    >>> evaluate(y_true, y_score, ["precision@2", "map@2"], per_user=True)
+          precision@2  map@2
+    user
+    0            0.50  0.500
+    1            0.25  0.375
+
+    Ranked lists, and leave-one-out ranks in a catalogue of 100 items:
+
+    >>> evaluate(["a", "b", "c"], {"a", "c"}, ["recall@2", "mrr"]).tolist()
+    [0.5, 1.0]
+    >>> evaluate(ranks=[1, 5, 20], n_items=100, metrics=["hr@10", "auc"]).round(4).tolist()
+    [0.6667, 0.9226]
+    """
+    call = read_call(locals())
+    if call.has_beyond:
+        return _evaluate_with_beyond(call)
+    for key, value in call.item_data.items():
+        if value is not None:
+            raise TypeError(
+                f"{key}= applies only to beyond-accuracy metrics (novelty, ild, calibration, ...)"
+            )
+    return _finish_table(_ranking_metrics(call), call.per_user)
+
+
+def _ranking_metrics(call):
+    """The per-user table of the call's ranking metrics (resolved once; blocks of users)."""
+    options, overrides, _ = _conv.resolve(call.convention, call.keywords)
+    if call.convention is not None:
+        for _name, spec, k in call.parsed:
+            _conv.check_supported(call.convention, spec.name, k)
+    y_true, y_score = call.y_true, call.y_score
+    n_rows = y_score.shape[0] if isinstance(y_score, np.ndarray) and y_score.ndim == 2 else 0
+    chunk_users = call.chunk_users
+    if chunk_users is None:  # 4096 users, or CHUNK_CELLS cells if that is more
+        n_cols = y_score.shape[1] if n_rows else 1
+        chunk_users = max(4096, CHUNK_CELLS // max(n_cols, 1))
+    chunk_users = check_k(chunk_users, "chunk_users")
+    matrix = isinstance(y_true, np.ndarray) or sp.issparse(y_true)
+    if not (n_rows > chunk_users and matrix and call.ranks is None):
+        return _ranking_table(call, options, overrides, y_true, y_score, call.mask, call.progress)
+    # Bounded memory: rank and evaluate blocks of users in turn. Every metric
+    # is computed per user, so the blocks' tables simply stack. Sparse inputs
+    # are checked once and sliced, not copied whole (the blocks are copies):
+    # extra memory stays independent of the users.
+    T = _checked_sparse(y_true, "y_true", copy=False) if sp.issparse(y_true) else y_true
+    M = call.mask
+    if M is not None and sp.issparse(M):
+        M = _checked_sparse(M, "mask", copy=False)
+    blocks = []
+    bar = tqdm(total=n_rows, disable=not call.progress, desc="evaluating users", unit="user")
+    with bar:
+        for lo in range(0, n_rows, chunk_users):
+            hi = min(n_rows, lo + chunk_users)
+            block_mask = None if M is None else M[lo:hi]
+            blocks.append(
+                _ranking_table(
+                    call, options, overrides, T[lo:hi], y_score[lo:hi], block_mask, False
+                )
+            )
+            bar.update(hi - lo)
+    return pd.concat(blocks, ignore_index=True)
+
+
+def _ranking_table(call, options, overrides, y_true, y_score, mask, progress):
+    """Every ranking metric of the call, per user, on one block of users."""
+    form = input_form(y_true, y_score, call.ranks)
+    frame = dict(call.frame, users=call.keywords["users"])
+    if form != "frames":
+        given = [key for key, value in frame.items() if value is not None]
+        if given:
+            raise TypeError(
+                f"{given[0]}= applies only to long data frames (truth, predictions); "
+                f"these inputs are {form}"
+            )
+    frame = dict(call.frame, user=call.frame["user"] or "user", item=call.frame["item"] or "item")
+    rankings = Rankings(call, form, frame, y_true, y_score, mask, progress)
+    per_metric = [dict(options, **overrides.get(spec.name, {})) for _, spec, _ in call.parsed]
+    rankings.plan((opts, k) for opts, (_, _, k) in zip(per_metric, call.parsed, strict=True))
+    columns = {}
+    for opts, (name, spec, k) in zip(per_metric, call.parsed, strict=True):
+        kw = {key: opts[key] for key in spec.keywords}
+        if spec.takes_cutoff:
+            kw["k"] = k
+        columns[name] = spec.function(
+            rankings.get(opts), no_relevant=opts["no_relevant"], per_user=True, **kw
+        )
+    return pd.DataFrame(columns)
+
+
+def _evaluate_with_beyond(call):
+    """Ranking metrics on the ranking, beyond-accuracy metrics on the recommended lists."""
+    catalogue = [name for name, spec, _ in call.parsed if spec.kind == "catalogue"]
+    if call.per_user and catalogue:
+        raise ValueError(
+            f"{catalogue[0]} is a property of all the lists together (catalogue-level): it has "
+            "no per-user values; ask for it with per_user=False"
+        )
+    ranking = call.only("ranking")
+    table = None
+    if ranking.parsed:
+        table = _finish_table(_ranking_metrics(ranking), True)
+    lists, truth, n_cols = recommended_lists(call)
+    n_items = n_cols if call.n_items is None and n_cols is not None else call.n_items
+    columns, scalars = beyond_values(call, lists, truth, n_items)
+    beyond_table = pd.DataFrame(columns, index=lists.user_ids if not columns else None)
+    if table is None:
+        table = beyond_table
+    elif columns:
+        # every user with a list counts for the list metrics, whether or not
+        # the ranking metrics evaluate them (users without relevant items)
+        table = table.join(beyond_table, how="outer")
+    table = table[[name for name, spec, _ in call.parsed if spec.kind != "catalogue"]]
+    if call.per_user:
+        table.index.name = "user"
+        return table
+    means = _finish_table(table, False)
+    return pd.Series(
+        {name: scalars[name] if name in scalars else means[name] for name, _, _ in call.parsed},
+        name="mean",
+        dtype=np.float64,
+    )
+
+
+def _finish_table(table, per_user):
+    """Per-user table, or the means over users.
+
+    A per-user value is NaN only where ``no_relevant='skip'`` left the user
+    out, so the means skip NaN.
+    """
+    table.index.name = "user"
+    if per_user:
+        return table
+    # the same summation as the metric functions (numpy's pairwise sum), so
+    # that evaluate and e.g. ndcg agree to the last bit
+    values = {}
+    for col in table.columns:
+        v = table[col].to_numpy(dtype=np.float64)
+        v = v[~np.isnan(v)]
+        values[col] = float(np.mean(v)) if v.size else np.nan
+    return pd.Series(values, name="mean", dtype=np.float64)
