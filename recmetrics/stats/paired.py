@@ -78,9 +78,9 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special, stats
 
-from . import _registry
-from ._kernels import CHUNK_CELLS
-from ._validation import (
+from .. import _registry
+from .._kernels import CHUNK_CELLS
+from .._validation import (
     MAX_EXACT_INT,
     as_numeric_array,
     check_choice,
@@ -89,7 +89,7 @@ from ._validation import (
     check_probability,
     check_seed,
 )
-from .conventions import PRESETS
+from ..conventions import PRESETS
 
 __all__ = [
     "PAIRED_TESTS",
