@@ -68,23 +68,18 @@ References
 
 from __future__ import annotations
 
-from .paired import (
-    _BYTE_TABLE_USERS,  # noqa: F401  (patched by tests/test_stats.py)
-    PAIRED_TESTS,
-    BootstrapResult,
-    PairedTestResult,
-    ResampledTTestResult,
-    _min_bootstrap_users,  # noqa: F401  (tests/test_stats.py)
-    _power,  # noqa: F401  (tests/test_stats.py)
-    adjust_pvalues,
-    bootstrap_ci,
-    compare,
-    corrected_resampled_ttest,
-    detectable_difference,
-    paired_test,
-    significance_table,
-    users_needed,
-)
+# _min_bootstrap_users, _BYTE_TABLE_USERS and _power: private names that
+# tests/test_stats.py reads here (it patches _BYTE_TABLE_USERS too, but
+# paired_test reads the one of recmetrics.stats.paired).
+from .bootstrap import BootstrapResult, bootstrap_ci
+from .bootstrap import _min_bootstrap_users as _min_bootstrap_users
+from .comparison import compare, significance_table
+from .corrections import adjust_pvalues
+from .paired import _BYTE_TABLE_USERS as _BYTE_TABLE_USERS
+from .paired import PAIRED_TESTS, PairedTestResult, paired_test
+from .power import _power as _power
+from .power import detectable_difference, users_needed
+from .repeated_splits import ResampledTTestResult, corrected_resampled_ttest
 
 __all__ = [
     "PAIRED_TESTS",
