@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ._validation import MAX_EXACT_INT, as_numeric_array, check_bool, check_seed
+from .._validation import MAX_EXACT_INT, as_numeric_array, check_bool, check_seed
 
 __all__ = [
     "random_holdout",
