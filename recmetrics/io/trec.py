@@ -66,7 +66,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._validation import MAX_EXACT_INT, check_bool, check_k
+from .._validation import MAX_EXACT_INT, check_bool, check_k
 
 __all__ = [
     "read_trec_qrels",
