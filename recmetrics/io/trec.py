@@ -1,155 +1,33 @@
-"""Files in and out: TREC qrels and run files, CSV and Parquet tables.
+"""TREC qrels and run files: the readers and the writers.
 
-The readers return the long data frames that :func:`recmetrics.evaluate` and
-:func:`recmetrics.from_frames` take (one row per user-item pair), so that a
-file evaluates like any frame::
-
-    truth = rm.io.read_trec_qrels("qrels.txt")      # user, item, relevance
-    run = rm.io.read_trec_run("run.txt")             # user, item, rank, score, tag
-    rm.evaluate(truth, run, ["ndcg@10"], relevance="relevance", convention="trec_eval")
-
-TREC files are whitespace-separated text, one judgement or one retrieved
-document per line:
-
-* qrels: ``query iteration document relevance`` (4 fields; the iteration is
-  ignored, as trec_eval ignores it; relevance is an integer, and grades below
-  1 mean "judged, not relevant");
-* run: ``query Q0 document rank score tag`` (6 fields; trec_eval orders by
-  ``score`` and ignores ``rank``, and so does :func:`recmetrics.evaluate`
-  given ``score='score'``).
-
-Query and document ids stay strings (``"007"`` is not ``"7"``), as trec_eval
-compares them. A malformed line (wrong number of fields, a relevance that is
-not an integer, a score that is not a number, a document listed twice for a
-query) raises ``ValueError`` naming the file and the line. Files are read in
-chunks by pandas' C parser, with a progress bar over the bytes read
-(``progress=True``); files ending in ``.gz``, ``.bz2``, ``.xz`` or ``.zst``
-are decompressed on the fly, and a file that cannot be decompressed
-(corrupt, truncated, or not compressed at all) raises ``ValueError`` naming
-it. An empty file (or one of blank lines only) reads as a frame without
-rows, with the columns and dtypes of a non-empty one. A UTF-8 byte order
-mark at the start is skipped; lines may end in ``\\n``, ``\\r\\n`` or ``\\r``.
-There are no comment lines: a line starting with ``#`` is read as any other
-line (trec_eval 9 skips such lines), so it fails unless it happens to have
-the right fields; the writers refuse a query id starting with ``#``.
-
-The writers check everything first (ids without whitespace, integer
-grades, finite scores, no pair twice, ...) and then write a temporary file
-in the target's folder, renamed over the target once complete
-(:func:`os.replace`): an error midway (a full disk, an interrupt) leaves
-the target as it was, and no temporary file behind. A target ending in
-``.gz``, ``.bz2``, ``.xz`` or ``.zst`` is compressed, so that it reads back.
-
-CSV and Parquet tables go through pandas (:func:`read_table`), with the
-column keywords of :func:`recmetrics.evaluate` checked on reading.
-
-References
-----------
-.. [1] NIST, *trec_eval* README, https://github.com/usnistgov/trec_eval
-   (formats of the qrels and results files).
+The formats, the checks and the errors are described in :mod:`recmetrics.io`.
 """
 
 from __future__ import annotations
 
-import bz2
-import contextlib
 import csv
-import gzip
-import lzma
-import os
-import secrets
-import shutil
 import warnings
-import zlib
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ._validation import MAX_EXACT_INT, check_bool, check_k
+from .._validation import MAX_EXACT_INT, check_bool, check_k
+from ._files import (
+    _cannot_read,
+    _compression,
+    _missing_compressor,
+    _path,
+    _read_errors,
+    _target,
+    _write_atomic,
+)
 
-__all__ = [
-    "read_trec_qrels",
-    "read_trec_run",
-    "write_trec_qrels",
-    "write_trec_run",
-    "read_table",
-    "file_format",
-]
+__all__ = ["read_trec_qrels", "read_trec_run", "write_trec_qrels", "write_trec_run"]
 
 _QRELS_FIELDS = ("user", "iteration", "item", "relevance")
 _RUN_FIELDS = ("user", "q0", "item", "rank", "score", "tag")
-_COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
-_TABLE_FORMATS = ("csv", "tsv", "parquet")
 _CHUNK_LINES = 1_000_000
 _WRITE_ROWS = 100_000  # rows formatted per block by the writers
-
-
-def _path(path, name="path"):
-    if not isinstance(path, str | os.PathLike):
-        raise TypeError(
-            f"{name} must be a file path (str or os.PathLike), got {type(path).__name__}"
-        )
-    p = Path(path)
-    if p.is_dir():
-        raise IsADirectoryError(f"{name}: {str(p)!r} is a folder, not a file")
-    if not p.is_file():
-        raise FileNotFoundError(f"{name}: no such file: {str(p)!r}")
-    return p
-
-
-def _compression(p):
-    return _COMPRESSED.get(p.suffix.lower())
-
-
-def _read_errors():
-    """The exceptions of a file that cannot be read or decompressed."""
-    errors = [OSError, EOFError, lzma.LZMAError, zlib.error, UnicodeDecodeError]
-    try:
-        import zstandard
-    except ImportError:
-        pass
-    else:
-        errors.append(zstandard.ZstdError)
-    return tuple(errors)
-
-
-def _cannot_read(p, err):
-    """A one-line ``ValueError`` for a file that cannot be read, naming it."""
-    compression = _compression(p)
-    if isinstance(err, UnicodeDecodeError):
-        return ValueError(f"{p}: not UTF-8 text ({err})")
-    how = f" as {compression}" if compression else ""
-    return ValueError(f"{p}: cannot be read{how} ({type(err).__name__}: {err})")
-
-
-def _missing_compressor(p, err):
-    """A one-line ``ImportError`` naming the file and the package to install."""
-    return ImportError(
-        f"{p}: reading or writing .zst files needs the zstandard package "
-        f"(pip install zstandard): {err}"
-    )
-
-
-def file_format(path) -> str:
-    """The format of a file from its name: ``'parquet'``, ``'csv'``, ``'tsv'`` or ``'trec'``.
-
-    ``.parquet``/``.pq`` are Parquet; ``.csv`` and ``.tsv`` (optionally
-    compressed, ``.csv.gz``) are tables; anything else is a TREC file.
-
-    Examples
-    --------
-    >>> file_format("run.parquet"), file_format("run.csv.gz"), file_format("run.txt")
-    ('parquet', 'csv', 'trec')
-    """
-    if not isinstance(path, str | os.PathLike):
-        raise TypeError(f"path must be a file path (str or os.PathLike), got {type(path).__name__}")
-    p = Path(path)
-    suffixes = [s.lower() for s in p.suffixes]
-    if suffixes and suffixes[-1] in _COMPRESSED:
-        suffixes = suffixes[:-1]
-    last = suffixes[-1] if suffixes else ""
-    return {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv"}.get(last, "trec")
 
 
 def _read_fields(p, fields, progress, chunk_lines):
@@ -459,85 +337,6 @@ def _no_repeats(out, name):
         )
 
 
-def _target(path):
-    """The file a writer replaces (symbolic links followed), checked before any work."""
-    if not isinstance(path, str | os.PathLike):
-        raise TypeError(f"path must be a file path (str or os.PathLike), got {type(path).__name__}")
-    p = Path(os.path.realpath(path))
-    if p.is_dir():
-        raise IsADirectoryError(f"path: {str(path)!r} is a folder, not a file")
-    if not p.parent.is_dir():
-        raise FileNotFoundError(f"path: no such folder: {str(p.parent)!r}")
-    if _compression(p) == "zstd":
-        try:
-            import zstandard  # noqa: F401
-        except ImportError as err:
-            raise _missing_compressor(p, err) from None
-    return p
-
-
-def _compressor(compression, raw):
-    if compression == "gzip":
-        # mtime 0: the same rows give the same bytes
-        return gzip.GzipFile(fileobj=raw, mode="wb", mtime=0)
-    if compression == "bz2":
-        return bz2.BZ2File(raw, mode="wb")
-    if compression == "xz":
-        return lzma.LZMAFile(raw, mode="wb")
-    import zstandard
-
-    return zstandard.ZstdCompressor().stream_writer(raw, closefd=False)
-
-
-def _write_atomic(target, blocks):
-    """Write the text ``blocks`` to a new file beside ``target``, then rename it over.
-
-    The temporary file is created exclusively (``O_EXCL``, with the usual
-    permissions: mode 0o666 less the umask, or the target's mode if it
-    exists), flushed to disk, and renamed with :func:`os.replace` (atomic
-    on POSIX and Windows within one folder); on any error it is removed and
-    the target is left as it was. A target that exists and is not a regular
-    file (``/dev/stdout``, a named pipe) is written to directly: it cannot
-    be replaced.
-    """
-    compression = _compression(target)
-    if target.exists() and not target.is_file():
-        with open(target, "wb") as raw:
-            _write_blocks(raw, compression, blocks)
-        return
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    while True:
-        tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-        try:
-            fd = os.open(tmp, flags, 0o666)
-            break
-        except FileExistsError:  # pragma: no cover - 48 random bits
-            continue
-    try:
-        with os.fdopen(fd, "wb") as raw:
-            _write_blocks(raw, compression, blocks)
-            os.fsync(raw.fileno())
-        if target.exists():
-            shutil.copymode(target, tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _write_blocks(raw, compression, blocks):
-    """The text ``blocks`` into the binary file ``raw``, UTF-8, compressed if asked."""
-    stream = raw if compression is None else _compressor(compression, raw)
-    try:
-        for block in blocks:
-            stream.write(block.encode("utf-8"))
-    finally:
-        if stream is not raw:
-            stream.close()
-    raw.flush()
-
-
 def _blocks(frame, fmt):
     """Lines of ``frame`` formatted by ``fmt`` (a function of a slice), in blocks."""
     for start in range(0, len(frame), _WRITE_ROWS):
@@ -684,147 +483,3 @@ def write_trec_run(predictions, path, *, user="user", item="item", score="score"
         return "".join(f"{u} Q0 {i} {r} {s!r} {tag}\n" for u, i, r, s in zip(*columns, strict=True))
 
     _write_atomic(target, _blocks(out, fmt))
-
-
-# ---------------------------------------------------------------------------
-# tables
-def read_table(path, *, columns=None, sep=None, progress=False, text_columns=None, format=None):
-    """Read a CSV, TSV or Parquet table of (user, item, ...) rows.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        ``.parquet``/``.pq`` (Parquet, via pandas and pyarrow or fastparquet),
-        ``.csv`` or ``.tsv``, optionally compressed (``.csv.gz``); or any
-        name with ``format``.
-    columns : sequence of str, optional
-        Columns that must be present and complete (the ``user``, ``item``,
-        ``score``, ``rank`` or ``relevance`` names to be used); a missing
-        column raises ``ValueError`` naming the file and the columns it has,
-        a missing value (an empty CSV field, NaN, null) one naming the file,
-        the column and the row.
-    sep : str, optional
-        Field separator of a text table; default ``','`` for CSV and a
-        tab for TSV.
-    progress : bool, default False
-        Show a progress bar over the bytes read (text tables).
-    text_columns : sequence of str, optional
-        Columns read as text (CSV/TSV: exactly as written, so ``007`` stays
-        ``'007'``; Parquet: converted with ``str``), e.g. ids to be matched
-        with the string ids of a TREC file; they must be complete too.
-    format : {'csv', 'tsv', 'parquet'}, optional
-        The table's format; default: from the file name
-        (:func:`file_format`). Compression still follows the name's last
-        suffix (``.gz``, ``.bz2``, ``.xz``, ``.zst``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        The table as pandas reads it.
-
-    Raises
-    ------
-    ValueError
-        If the file cannot be read as the format (malformed, not UTF-8, a
-        row with too many fields, corrupt compression or Parquet), or a
-        column of ``columns`` is missing or incomplete, naming the file.
-    ImportError
-        If Parquet support (pyarrow) or zstandard is missing, naming the
-        package to install.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "truth.csv"
-    >>> _ = f.write_text("user,item,relevance\\n1,10,2\\n1,11,1\\n")
-    >>> read_table(f, columns=["user", "item", "relevance"])
-       user  item  relevance
-    0     1    10          2
-    1     1    11          1
-    >>> _ = f.write_text("user,item,relevance\\n1,10,2\\n1,11\\n")
-    >>> read_table(f, columns=["user", "item", "relevance"])
-    Traceback (most recent call last):
-    ...
-    ValueError: .../truth.csv: column 'relevance' has no value in data row 2
-    """
-    from tqdm.auto import tqdm
-
-    p = _path(path)
-    progress = check_bool(progress, "progress")
-    columns = _names(columns, "columns")
-    text_columns = _names(text_columns, "text_columns")
-    if sep is not None and (not isinstance(sep, str) or not sep):
-        raise TypeError(f"sep must be a non-empty string or None, got {sep!r}")
-    if format is None:
-        fmt = file_format(p)
-        if fmt == "trec":
-            raise ValueError(
-                f"{p}: not a table by its name (.csv, .tsv, .parquet); give format= or read "
-                "TREC files with read_trec_qrels or read_trec_run"
-            )
-    elif format in _TABLE_FORMATS:
-        fmt = format
-    else:
-        raise ValueError(f"format must be one of {_TABLE_FORMATS} or None, got {format!r}")
-    try:
-        if fmt == "parquet":
-            frame = pd.read_parquet(p)
-        else:
-            with (
-                open(p, "rb") as raw,
-                tqdm.wrapattr(
-                    raw, "read", total=p.stat().st_size, desc=p.name, unit="B",
-                    unit_scale=True, disable=not progress,
-                ) as handle,
-                warnings.catch_warnings(),
-            ):  # fmt: skip
-                # a row longer than the header: an error (by default pandas would
-                # silently turn the first column into the index)
-                warnings.simplefilter("error", pd.errors.ParserWarning)
-                frame = pd.read_csv(
-                    handle,
-                    sep=sep or ("\t" if fmt == "tsv" else ","),
-                    compression=_compression(p),
-                    dtype=dict.fromkeys(text_columns, str) if text_columns else None,
-                    encoding="utf-8",
-                    index_col=False,
-                )
-    except ImportError as err:
-        if fmt == "parquet":
-            raise ImportError(
-                f'{p}: reading Parquet needs pyarrow (pip install "pyarrow>=11") or '
-                f"fastparquet: {err}"
-            ) from None
-        raise _missing_compressor(p, err) from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as err:
-        raise ValueError(f"{p}: cannot be read as {fmt} ({err})") from None
-    except pd.errors.ParserWarning as err:
-        raise ValueError(f"{p}: a row has more fields than the header ({err})") from None
-    except _read_errors() as err:
-        raise _cannot_read(p, err) from None
-    except ValueError as err:  # pyarrow's ArrowInvalid, fastparquet's errors
-        raise ValueError(f"{p}: cannot be read as {fmt} ({err})") from None
-    missing = [c for c in (*columns, *text_columns) if c not in frame.columns]
-    if missing and missing[0] in columns:
-        raise ValueError(
-            f"{p} has no column {missing[0]!r} (columns: {', '.join(map(str, frame.columns))})"
-        )
-    for c in dict.fromkeys((*columns, *text_columns)):
-        if c in frame.columns:
-            empty = frame[c].isna().to_numpy()
-            if empty.any():
-                row = int(np.argmax(empty)) + 1
-                raise ValueError(f"{p}: column {c!r} has no value in data row {row}")
-    for c in text_columns:
-        if c in frame.columns:
-            frame[c] = frame[c].astype(str)
-    return frame
-
-
-def _names(names, what):
-    """A tuple of column names (``None`` for none)."""
-    if names is None:
-        return ()
-    if isinstance(names, str) or not all(isinstance(c, str) for c in names):
-        raise TypeError(f"{what} must be a sequence of column names (str), got {names!r}")
-    return tuple(names)
