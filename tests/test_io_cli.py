@@ -559,8 +559,8 @@ def test_writers_leave_the_target_whole_on_error(tmp_path, monkeypatch, fail):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     if fail == "write":
-        monkeypatch.setattr(io, "_WRITE_ROWS", 1)  # one block per row
-        real = io._blocks
+        monkeypatch.setattr(io.trec, "_WRITE_ROWS", 1)  # one block per row
+        real = io.trec._blocks
 
         def blocks(frame, fmt):
             for i, block in enumerate(real(frame, fmt)):
@@ -568,7 +568,7 @@ def test_writers_leave_the_target_whole_on_error(tmp_path, monkeypatch, fail):
                     full_disk()
                 yield block
 
-        monkeypatch.setattr(io, "_blocks", blocks)
+        monkeypatch.setattr(io.trec, "_blocks", blocks)
     else:
         monkeypatch.setattr(os, fail, full_disk)
     with pytest.raises(OSError, match="No space left on device"):

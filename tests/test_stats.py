@@ -340,7 +340,7 @@ def test_randomization_monte_carlo_estimates_the_exact_pvalue(monkeypatch):
         assert exact.resampling == "exact"
         for g4 in (False, True):  # groups of 8 users per table look-up, or of 4
             if g4:
-                monkeypatch.setattr(stats, "_BYTE_TABLE_USERS", 0)
+                monkeypatch.setattr(stats.paired, "_BYTE_TABLE_USERS", 0)
             mc = stats.paired_test(
                 a, b, method="randomization", n_resamples=2**16 - 1, alternative=alternative
             )
