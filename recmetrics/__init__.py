@@ -20,15 +20,15 @@ The flow of the package, from input to consumers:
   :mod:`recmetrics.dask`; optional extras).
 """
 
-from . import beyond, conventions, dask, io, models, spark, split
+from . import conventions, dask, io, models, spark, split
 from ._frames import from_frames
 from .datasets import movielens, synthetic_ratings
 from .evaluation import compare_conventions, evaluate
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
-from .ndcg import cg, dcg, discount, idcg, ndcg
-from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
-from .rating import mae, rating_errors_by_user, rmse
-from .roc_auc import (
+from .metrics import beyond
+from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
+from .metrics.rating import mae, rating_errors_by_user, rmse
+from .metrics.roc_auc import (
     auc,
     break_even_point,
     precision_recall_curve,
@@ -36,6 +36,19 @@ from .roc_auc import (
     roc_curve,
     trapezoid_area,
 )
+from .metrics.topn import (
+    arhr,
+    average_precision,
+    confusion,
+    f1,
+    f_score,
+    hit_ratio,
+    mrr,
+    precision,
+    recall,
+    reciprocal_rank,
+)
+from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
 from .sampled import (
     CORRECTION_METHODS,
     IllConditionedCorrectionWarning,
@@ -47,18 +60,6 @@ from .sampled import (
     metric_function,
     rank_distribution,
     sample_ranks,
-)
-from .topn import (
-    arhr,
-    average_precision,
-    confusion,
-    f1,
-    f_score,
-    hit_ratio,
-    mrr,
-    precision,
-    recall,
-    reciprocal_rank,
 )
 
 __version__ = "0.1.0"

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import _registry
 from ._frames import FRAME_USERS
 from ._validation import check_bool, check_choice
+from .metrics import _registry
 
 
 def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, keywords):

@@ -203,7 +203,7 @@ def _name(text):
 
 def _measure(text):
     """A measure name, ours or trec_eval's, that the command line can compute."""
-    from . import _registry
+    from .metrics import _registry
 
     try:
         for _, metric in trec_measures(text):
@@ -221,11 +221,11 @@ def _measure(text):
 
 def _keyword_choices():
     """The values each convention keyword takes (those recmetrics.evaluate checks)."""
-    from ._metric_core import NO_RELEVANT_POLICIES
     from .evaluation import SCORE_DTYPES as _SCORE_DTYPES
-    from .ndcg import DISCOUNTS, GAINS, IDCG_MODES
+    from .metrics._core import NO_RELEVANT_POLICIES
+    from .metrics.ndcg import DISCOUNTS, GAINS, IDCG_MODES
+    from .metrics.topn import AP_DENOMINATORS, AP_TIES, RECALL_DENOMINATORS
     from .ranking import TIE_POLICIES
-    from .topn import AP_DENOMINATORS, AP_TIES, RECALL_DENOMINATORS
 
     return {
         "ties": TIE_POLICIES,
@@ -273,7 +273,8 @@ def _check_usage(args):
     Sets ``args.labelled`` (the measures as (label, metric) pairs) and, for
     ``compare``, ``args.names`` (the runs' names).
     """
-    from . import _registry, conventions
+    from . import conventions
+    from .metrics import _registry
 
     if args.score is not None and args.rank is not None:
         raise ValueError("give --score or --rank, not both")

@@ -52,11 +52,11 @@ import numbers
 
 import pandas as pd
 
-from . import _registry
 from ._docs import fill_doc
 from ._keywords import CALLER_CHOOSES, CONVENTION_KEYWORDS
 from ._keywords import EFFECTIVE as _EFFECTIVE
 from ._validation import check_choice, check_k
+from .metrics import _registry
 from .providers import LIBRARIES, METRIC_OVERRIDES, PRESETS, SOURCES
 
 __all__ = [

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recmetrics import beyond
+from recmetrics.metrics import beyond
 
 TRAIN = pd.DataFrame({"user": [1, 2, 3, 4, 5], "item": ["a", "a", "a", "b", "c"]})
 GENRES = {"a": {"Drama"}, "b": {"Drama", "War"}, "c": {"Comedy"}, "d": set()}

@@ -26,7 +26,7 @@ import pytest
 
 import recmetrics as rm
 import recmetrics.io as rio
-from recmetrics import _registry
+from recmetrics.metrics import _registry
 
 # --------------------------------------------------------------------------
 # small valid inputs

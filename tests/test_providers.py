@@ -17,9 +17,9 @@ import pandas as pd
 import pytest
 
 import recmetrics as rm
-from recmetrics import _registry
 from recmetrics import conventions as cv
 from recmetrics._keywords import CONVENTION_KEYWORDS
+from recmetrics.metrics import _registry
 from recmetrics.providers import (
     BEYOND_PRESETS,
     LIBRARIES,

@@ -27,10 +27,10 @@ import numpy as np
 import pytest
 
 import recmetrics as rm
-from recmetrics import _registry
 from recmetrics.conventions import PRESETS
-from recmetrics.ndcg import DISCOUNTS, GAINS, IDCG_MODES
-from recmetrics.topn._common import AP_DENOMINATORS, RECALL_DENOMINATORS, SHORT_LISTS
+from recmetrics.metrics import _registry
+from recmetrics.metrics.ndcg import DISCOUNTS, GAINS, IDCG_MODES
+from recmetrics.metrics.topn._common import AP_DENOMINATORS, RECALL_DENOMINATORS, SHORT_LISTS
 
 RANKING_METRICS = _registry.ranking_names()
 CHOICES = {

@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .. import _registry
 from .._keywords import CONVENTION_KEYWORDS
 from .._validation import check_bool
+from ..metrics import _registry
 
 __all__ = ["Call", "read_call", "check_score_dtype", "SCORE_DTYPES"]
 

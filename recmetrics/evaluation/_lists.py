@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .. import beyond as _beyond
 from .._inputs import _is_relevant_collection, input_form
-from ..beyond import _read_lists, top_k
+from ..metrics import beyond as _beyond
+from ..metrics.beyond import _read_lists, top_k
 
 __all__ = ["recommended_lists", "beyond_values"]
 

@@ -10,8 +10,8 @@ import inspect
 
 import numpy as np
 
-from .. import _registry
 from .._docs import fill_doc
+from ..metrics import _registry
 from ._common import _MAX_EXACT, _check_count, _check_ranks
 
 # ---------------------------------------------------------------------------

@@ -18,9 +18,9 @@ from dataclasses import fields
 import numpy as np
 import pandas as pd
 
-from .. import _registry
 from .._validation import MAX_EXACT_INT, as_numeric_array, check_choice, check_count
 from ..conventions import PRESETS
+from ..metrics import _registry
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
 _MISSING = ("raise", "drop")

@@ -9,11 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._validation import (
-    check_bool,
-    check_choice,
-)
-from .ranking import Ranking
+from .._validation import check_bool, check_choice
+from ..ranking import Ranking
 
 # --------------------------------------------------------------------------
 # shared machinery of the metric functions

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from .._docs import fill_doc
-from .._metric_core import finish, hits, window
-from .._validation import check_choice, check_positive_number
+from ..._docs import fill_doc
+from ..._validation import check_choice, check_positive_number
+from .._core import finish, hits, window
 from ._common import RECALL_DENOMINATORS, _cutoff_size, _rank, _ratio, _slots
 
 

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._docs import fill_doc
-from ._inputs import as_ranking, input_form
-from ._metric_core import finish, hits
-from ._validation import as_numeric_array, check_choice, check_same_length
-from .ranking import Ranking, from_scores
+from .._docs import fill_doc
+from .._inputs import as_ranking, input_form
+from .._validation import as_numeric_array, check_choice, check_same_length
+from ..ranking import Ranking, from_scores
+from ._core import finish, hits
 
 __all__ = [
     "auc",

@@ -14,10 +14,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .._validation import check_k
+from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
-from ._validation import check_k
 from .ndcg import cg, dcg, ndcg
-from .providers import CUTOFF_RULES, PROVIDERS
 from .roc_auc import auc
 from .topn import arhr, average_precision, f1, hit_ratio, precision, recall, reciprocal_rank
 

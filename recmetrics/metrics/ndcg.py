@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._docs import fill_doc
-from ._inputs import as_ranking
-from ._metric_core import expected_sum, finish, prefix_table
-from ._validation import as_numeric_array, check_choice, check_k, check_positive_number
-from .ranking import Ranking
+from .._docs import fill_doc
+from .._inputs import as_ranking
+from .._validation import as_numeric_array, check_choice, check_k, check_positive_number
+from ..ranking import Ranking
+from ._core import expected_sum, finish, prefix_table
 
 __all__ = ["cg", "dcg", "idcg", "ndcg", "GAINS", "IDCG_MODES", "DISCOUNTS", "discount"]
 

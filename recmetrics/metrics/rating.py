@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._docs import fill_doc
-from ._validation import as_numeric_array, check_choice, check_k, check_same_length
+from .._docs import fill_doc
+from .._validation import as_numeric_array, check_choice, check_k, check_same_length
 
 __all__ = ["rmse", "mae", "rating_errors_by_user"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._docs import fill_doc
-from .._kernels import CHUNK_CELLS
-from .._metric_core import expected_sum, finish, group_mean, hits, window
-from .._validation import check_choice
+from ..._docs import fill_doc
+from ..._kernels import CHUNK_CELLS
+from ..._validation import check_choice
+from .._core import expected_sum, finish, group_mean, hits, window
 from ._common import AP_DENOMINATORS, AP_TIES, SHORT_LISTS, _rank, _slots
 
 

@@ -1,0 +1,22 @@
+"""The metric functions, one module per chapter, and the registry of their names.
+
+Every metric is a small function of one representation: the ranking metrics
+of a :class:`~recmetrics.Ranking` (where each relevant item sits, with its
+tie group), the beyond-accuracy metrics of the recommended lists.
+
+* :mod:`~recmetrics.metrics.rating`: RMSE, MAE (``book/rating``);
+* :mod:`~recmetrics.metrics.topn`: precision, recall, F, HR, ARHR, MRR, AP
+  (``book/topn``);
+* :mod:`~recmetrics.metrics.ndcg`: CG, DCG, IDCG, NDCG (``book/ndcg``);
+* :mod:`~recmetrics.metrics.roc_auc`: ROC, AUC, precision-recall curve
+  (``book/roc_auc``);
+* :mod:`~recmetrics.metrics.beyond`: coverage, concentration, novelty,
+  popularity, diversity, serendipity, calibration (``book/beyond``);
+* ``_core``: cutoff windows, expectations over tie groups, the policies for
+  users without relevant items, shared by the ranking metrics;
+* ``_registry``: one spec per metric name, what each metric needs declared
+  as data; every consumer that turns a name into a metric reads it.
+
+The public functions are re-exported by :mod:`recmetrics` (``rm.ndcg``,
+``rm.precision``, ...); ``rm.beyond`` is :mod:`recmetrics.metrics.beyond`.
+"""
