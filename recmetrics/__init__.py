@@ -10,9 +10,10 @@ The flow of the package, from input to consumers:
 * inputs are read by type (:mod:`recmetrics._inputs`) and turned into one
   representation, :class:`Ranking` (:mod:`recmetrics.ranking`);
 * metrics are small functions of it, one module per chapter:
-  :mod:`~recmetrics.rating`, :mod:`~recmetrics.topn`, :mod:`~recmetrics.ndcg`,
-  :mod:`~recmetrics.roc_auc`; their names are registered once
-  (:mod:`recmetrics._registry`);
+  :mod:`~recmetrics.metrics.rating`, :mod:`~recmetrics.metrics.topn`,
+  :mod:`~recmetrics.metrics.ndcg`, :mod:`~recmetrics.metrics.roc_auc` and
+  :mod:`~recmetrics.metrics.beyond` (``rm.beyond``); their names are
+  registered once (``recmetrics/metrics/_registry.py``);
 * consumers: :func:`evaluate` (many metrics at once), the convention presets
   (:mod:`recmetrics.conventions`), the sampled metrics
   (:mod:`recmetrics.sampled`), the command line (:mod:`recmetrics.cli`), and

@@ -29,7 +29,7 @@ def test_package_discovery_finds_every_subpackage():
         for path in (ROOT / "recmetrics").rglob("*.py")
         if "__pycache__" not in path.parts
     }
-    assert {"recmetrics.ranking", "recmetrics.topn", "recmetrics.sampled"} <= on_disk
+    assert {"recmetrics.ranking", "recmetrics.metrics.topn", "recmetrics.sampled"} <= on_disk
     assert found == on_disk
 
 

@@ -1,4 +1,4 @@
-"""Unit, property and cross-library tests of recmetrics.rating."""
+"""Unit, property and cross-library tests of recmetrics.metrics.rating."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 The lists are read once from the call's inputs (the predictions' top ``k``,
 the given ranked lists, or a score matrix's top ``k``), with the relevant
 items; each metric then takes the item data its registry entry declares
-(:attr:`recmetrics._registry.MetricSpec.needs`).
+(``MetricSpec.needs`` in ``recmetrics/metrics/_registry.py``).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ no discount up to rank ``b``; with ``b = 2`` this is LensKit's default
 ``1 / log2(max(i, 2))``).
 
 The input forms and the keywords ``ties``, ``no_relevant`` and ``per_user``
-are those of :mod:`recmetrics.topn`.
+are those of :mod:`recmetrics.metrics.topn`.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Every Top-N metric of a user is a function of *where that user's relevant
 items sit in the ranking* (and, for graded relevance, of their gains): this is
 the ``M(R)`` of Krichene & Rendle. This module computes that once per call, for
-all users at once, and the metric modules (:mod:`recmetrics.topn`,
-:mod:`recmetrics.ndcg`, :mod:`recmetrics.roc_auc`) are small functions of it.
+all users at once, and the metric modules (:mod:`recmetrics.metrics.topn`,
+:mod:`recmetrics.metrics.ndcg`, :mod:`recmetrics.metrics.roc_auc`) are small functions of it.
 
 The representation, :class:`Ranking`, stores one entry per relevant item
 (gain > 0), grouped by user in CSR fashion. For each entry it keeps the *tie

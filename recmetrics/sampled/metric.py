@@ -1,6 +1,6 @@
 """The metric of one rank, ``M(r)``: the one place where a metric name becomes numbers here.
 
-It reads the metric registry (:mod:`recmetrics._registry`) and calls the
+It reads the metric registry (``recmetrics/metrics/_registry.py``) and calls the
 ranking core with ``ranks=``, so no formula is written twice.
 """
 
