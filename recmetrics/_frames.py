@@ -299,6 +299,8 @@ def from_frames(
     ti = items.get_indexer(t_item).astype(np.int64)
     pi = items.get_indexer(p_item).astype(np.int64)
     keep_t = (tu >= 0) & (gains > 0)
+    judged_nonrel = (tu >= 0) & (gains <= 0)
+    ju, ji = tu[judged_nonrel].astype(np.int64), ti[judged_nonrel]
     tu, ti, gains = tu[keep_t].astype(np.int64), ti[keep_t], gains[keep_t]
     keep_p = pu >= 0
     if len(p_user) and not keep_p.any():
@@ -317,14 +319,8 @@ def from_frames(
     p_key = pu * n_it + pi
     t_key = tu * n_it + ti
     p_order = np.argsort(p_key, kind="stable")
-    found_at = np.searchsorted(p_key[p_order], t_key)
-    found_at = np.minimum(found_at, max(p_key.shape[0] - 1, 0))
-    found = (
-        (p_key.shape[0] > 0) & (p_key[p_order][found_at] == t_key)
-        if p_key.shape[0]
-        else np.zeros(t_key.shape[0], dtype=bool)
-    )
-    row = np.where(found, p_order[found_at], -1) if p_key.shape[0] else np.full(t_key.shape[0], -1)
+    found, row = _rows_of(p_key, p_order, t_key)
+    j_found, j_row = _rows_of(p_key, p_order, ju * n_it + ji)
     unlisted = np.bincount(tu[~found], minlength=n_users).astype(np.float64)
     if n_items is None:
         cat = n_ranked + unlisted
@@ -352,7 +348,8 @@ def from_frames(
         n_ranked = np.maximum(n_ranked, longest)
         rank_of = np.where(found, _take(values, row), np.inf)
         r = _deterministic(tu, gains, rank_of, n_users, n_ranked, cat)
-        return replace(r, user_ids=uids)
+        j_start = np.where(j_found, _take(values, j_row) - 1.0, np.inf)
+        return _with_judgments(r, uids, ju, j_start, np.ones_like(j_start), n_users)
 
     # scores: the items above each prediction, those tied with it, and (for
     # trec_eval's order) the tied ones with a larger id in string order
@@ -394,4 +391,52 @@ def from_frames(
         n_ranked=n_ranked,
         n_items=cat,
     )
-    return replace(r, user_ids=uids)
+    if not ju.shape[0]:  # no judged non-relevant row: nothing more to place
+        return _with_judgments(r, uids, ju, np.empty(0), np.empty(0), n_users)
+    # where each judged non-relevant item can sit under the tie policy: its
+    # score group, less the places the group's relevant items take first
+    # (optimistic) or last (pessimistic); trec_eval's order fixes it
+    gid = np.empty(order.shape[0], dtype=np.int64)
+    gid[order] = group_id
+    rel_in_group = np.bincount(gid[row[found]], minlength=int(group_id.max(initial=-1)) + 1)
+    g_above, g_size = _take(greater, j_row), _take(equal, j_row)
+    rel = (
+        np.where(j_found, rel_in_group[gid[np.maximum(j_row, 0)]], 0)
+        if len(gid)
+        else np.zeros(len(j_row))
+    )
+    if ties == "trec_eval":
+        j_start, j_size = g_above + _take(after, j_row), np.ones_like(g_above)
+    elif ties == "optimistic":
+        j_start, j_size = g_above + rel, g_size - rel
+    elif ties == "pessimistic":
+        j_start, j_size = g_above, g_size - rel
+    else:
+        j_start, j_size = g_above, g_size
+    j_start = np.where(j_found, j_start, np.inf)
+    j_size = np.where(j_found, j_size, 1.0)
+    return _with_judgments(r, uids, ju, j_start, j_size, n_users)
+
+
+def _rows_of(p_key, p_order, keys):
+    """Whether each key is among the predictions' keys, and its prediction row (-1 if not)."""
+    if not p_key.shape[0]:
+        return np.zeros(keys.shape[0], dtype=bool), np.full(keys.shape[0], -1)
+    at = np.minimum(np.searchsorted(p_key[p_order], keys), p_key.shape[0] - 1)
+    found = p_key[p_order][at] == keys
+    return found, np.where(found, p_order[at], -1)
+
+
+def _with_judgments(r, uids, ju, j_start, j_size, n_users):
+    """The Ranking of long frames: user ids, and the judged non-relevant entries."""
+    order = np.lexsort((j_start, ju))
+    indptr = np.zeros(n_users + 1, dtype=np.int64)
+    np.cumsum(np.bincount(ju, minlength=n_users), out=indptr[1:])
+    return replace(
+        r,
+        user_ids=uids,
+        judgments="explicit",
+        nonrel_indptr=indptr,
+        nonrel_start=np.asarray(j_start, dtype=np.float64)[order],
+        nonrel_size=np.asarray(j_size, dtype=np.float64)[order],
+    )

@@ -11,6 +11,9 @@ from .._docs import fill_doc
 
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "trec_eval")
 
+# Which items a ranking's relevance judgments cover.
+JUDGMENTS = ("complete", "explicit")
+
 
 @fill_doc
 @dataclass(frozen=True)
@@ -74,6 +77,28 @@ class Ranking:
         stored as not ranked (``start = inf``; its ``size``, ``group_rel``
         and ``rel_before`` are placeholders), and the metrics refuse a
         larger cutoff or none.
+    judgments : {'complete', 'explicit'}
+        Which items the relevance judgments cover, so that every ranked
+        item is *relevant*, *judged non-relevant* or *unjudged*.
+        ``'complete'`` (score matrices, ranked lists, ranks, gains): every
+        item that is not relevant is judged non-relevant, and none is
+        unjudged. ``'explicit'`` (long data frames): only the (user, item)
+        pairs of ``truth`` are judged; its rows with relevance 0 are the
+        judged non-relevant entries below, and every other ranked item is
+        unjudged, as in pooled IR test collections (trec_eval's qrels).
+        No metric of the package reads them yet: they are what bpref,
+        infAP, judged@k and condensed lists need.
+    nonrel_indptr, nonrel_start, nonrel_size : ndarray or None
+        With ``judgments='explicit'``: the judged non-relevant entries, in
+        the CSR layout of the relevant ones (user ``u``'s at
+        ``nonrel_indptr[u]:nonrel_indptr[u + 1]``), each with the range of
+        positions it can take under the tie policy: ``nonrel_start`` items
+        are ranked above it, and it sits at any of the next
+        ``nonrel_size`` positions with equal probability (``size`` 1 when
+        its position is fixed; ``start = inf`` when it is not ranked). The
+        relevant items of a tie group go first under ``'optimistic'`` and
+        last under ``'pessimistic'``; ``'trec_eval'`` fixes every position.
+        ``None`` with ``judgments='complete'``.
 
     Attributes
     ----------
@@ -124,6 +149,27 @@ class Ranking:
     ties: str | None = None
     user_ids: object = None
     depth: int | None = None
+    judgments: str = "complete"
+    nonrel_indptr: np.ndarray | None = None
+    nonrel_start: np.ndarray | None = None
+    nonrel_size: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.judgments not in JUDGMENTS:
+            raise ValueError(f"judgments must be one of {JUDGMENTS}, got {self.judgments!r}")
+        arrays = (self.nonrel_indptr, self.nonrel_start, self.nonrel_size)
+        explicit = self.judgments == "explicit"
+        if any((a is None) == explicit for a in arrays):
+            raise ValueError(
+                "nonrel_indptr, nonrel_start and nonrel_size are given exactly when "
+                "judgments='explicit'"
+            )
+        if explicit and (
+            self.nonrel_indptr.shape != self.indptr.shape
+            or self.nonrel_start.shape != self.nonrel_size.shape
+            or self.nonrel_start.shape[0] != self.nonrel_indptr[-1]
+        ):
+            raise ValueError("the judged non-relevant entries do not match the users")
 
     @property
     def n_users(self) -> int:
@@ -154,6 +200,53 @@ class Ranking:
     def is_graded(self) -> bool:
         """Whether some gain differs from 1 (graded relevance)."""
         return bool(np.any(self.gain != 1.0))
+
+    @property
+    def n_judged_nonrelevant(self) -> np.ndarray | None:
+        """Judged non-relevant items of each user, ranked or not (``None``: every other item)."""
+        if self.judgments == "complete":
+            return None
+        return np.diff(self.nonrel_indptr).astype(np.float64)
+
+    def judged_in_top(self, k) -> np.ndarray:
+        """Expected number of judged items (relevant or not) among each user's first ``k``.
+
+        With ``judgments='complete'`` every ranked item is judged: ``min(k,
+        n_ranked)``. With ``'explicit'``, the relevant and judged
+        non-relevant entries whose positions may fall in the top ``k``,
+        each counted with the probability that it does (an entry that may
+        sit at any of the positions ``start + 1 .. start + size`` is in the
+        top ``k`` with probability ``clip((k - start) / size, 0, 1)``).
+        ``judged_in_top(k) / k`` is ir_measures' ``Judged@k`` for full lists.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from recmetrics import from_frames
+        >>> truth = pd.DataFrame({"user": [1, 1], "item": ["a", "c"], "rel": [1, 0]})
+        >>> run = pd.DataFrame({"user": [1] * 3, "item": ["a", "b", "c"], "score": [3, 2, 1]})
+        >>> r = from_frames(truth, run, relevance="rel")
+        >>> r.judgments, r.n_judged_nonrelevant.tolist(), r.judged_in_top(2).tolist()
+        ('explicit', [1.0], [1.0])
+        """
+        if self.depth is not None:
+            self.check_depth(k, "judged_in_top")
+        k = float(k)
+        if self.judgments == "complete":
+            return np.minimum(k, self.n_ranked)
+
+        def in_top(start, size):
+            with np.errstate(invalid="ignore"):
+                share = np.clip((k - start) / size, 0.0, 1.0)
+            return np.where(np.isinf(start), 0.0, share)
+
+        nonrel_user = np.repeat(np.arange(self.n_users), np.diff(self.nonrel_indptr))
+        nonrel = np.bincount(
+            nonrel_user,
+            weights=in_top(self.nonrel_start, self.nonrel_size),
+            minlength=self.n_users,
+        )
+        return self.per_user_sum(in_top(self.start, self.size)) + nonrel
 
     def per_user_sum(self, values: np.ndarray) -> np.ndarray:
         """Sum entry values per user (vectorised)."""
