@@ -203,7 +203,7 @@ def _name(text):
 
 def _measure(text):
     """A measure name, ours or trec_eval's, that the command line can compute."""
-    from . import _registry
+    from .. import _registry
 
     try:
         for _, metric in trec_measures(text):
@@ -221,11 +221,11 @@ def _measure(text):
 
 def _keyword_choices():
     """The values each convention keyword takes (those recmetrics.evaluate checks)."""
-    from ._metric_core import NO_RELEVANT_POLICIES
-    from .evaluation import SCORE_DTYPES as _SCORE_DTYPES
-    from .ndcg import DISCOUNTS, GAINS, IDCG_MODES
-    from .ranking import TIE_POLICIES
-    from .topn import AP_DENOMINATORS, AP_TIES, RECALL_DENOMINATORS
+    from .._metric_core import NO_RELEVANT_POLICIES
+    from ..evaluation import SCORE_DTYPES as _SCORE_DTYPES
+    from ..ndcg import DISCOUNTS, GAINS, IDCG_MODES
+    from ..ranking import TIE_POLICIES
+    from ..topn import AP_DENOMINATORS, AP_TIES, RECALL_DENOMINATORS
 
     return {
         "ties": TIE_POLICIES,
@@ -258,7 +258,7 @@ _KEYWORDS = (
 # ---------------------------------------------------------------------------
 # checks of the command line that the parser cannot make (exit status 2)
 def _format(path, given):
-    from .io import file_format
+    from ..io import file_format
 
     return file_format(path) if given == "auto" else given
 
@@ -273,7 +273,7 @@ def _check_usage(args):
     Sets ``args.labelled`` (the measures as (label, metric) pairs) and, for
     ``compare``, ``args.names`` (the runs' names).
     """
-    from . import _registry, conventions
+    from .. import _registry, conventions
 
     if args.score is not None and args.rank is not None:
         raise ValueError("give --score or --rank, not both")
@@ -403,7 +403,7 @@ def _read_inputs(truth_path, run_path, args):
     beside one reads its id columns as strings too. An input without rows
     raises.
     """
-    from .io import read_table, read_trec_qrels, read_trec_run
+    from ..io import read_table, read_trec_qrels, read_trec_run
 
     t_fmt = _format(truth_path, args.truth_format)
     r_fmt = _format(run_path, args.run_format)
@@ -448,7 +448,7 @@ def _read_inputs(truth_path, run_path, args):
 
 
 def _evaluate_file(truth_path, run_path, args, users, per_user):
-    from .evaluation import evaluate
+    from ..evaluation import evaluate
 
     _check_file(truth_path, "QRELS")
     _check_file(run_path, "RUN")
@@ -631,7 +631,7 @@ def _cmd_evaluate(args, out):
 
 
 def _cmd_compare(args, out):
-    from .stats import compare
+    from ..stats import compare
 
     _note_conventions(args, args.labelled)
     per_user = {
@@ -667,8 +667,8 @@ def _cmd_compare(args, out):
 
 # ---------------------------------------------------------------------------
 def _parser():
-    from . import __version__
-    from .conventions import CONVENTION_KEYWORDS, PRESETS
+    from .. import __version__
+    from ..conventions import CONVENTION_KEYWORDS, PRESETS
 
     top = argparse.ArgumentParser(
         prog="recmetrics",
