@@ -33,14 +33,16 @@ with argparse's usage line and a one-line message. No error prints a
 traceback.
 """
 
-from ._parser import _count as _count
-from ._parser import _digits as _digits
-from ._parser import _log_base as _log_base
-from ._parser import _measure as _measure
-from ._parser import _name as _name
+# private names that tests read, importable here as before
+from ._checks import _count as _count
+from ._checks import _digits as _digits
+from ._checks import _log_base as _log_base
+from ._checks import _measure as _measure
+from ._checks import _name as _name
+from ._checks import _probability as _probability
+from ._checks import _seed as _seed
+from ._main import main
 from ._parser import _parser as _parser
-from ._parser import _probability as _probability
-from ._parser import _seed as _seed
-from ._parser import main, trec_measures
+from ._trec_names import trec_measures
 
 __all__ = ["main", "trec_measures"]
