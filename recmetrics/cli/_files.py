@@ -1,0 +1,145 @@
+"""The input files: checked, read into long frames, evaluated (errors: exit status 1).
+
+Shared by both commands; a file that is missing, empty or holds a bad value
+raises ``ValueError`` with a one-line message naming the file (and the
+line, for a TREC file).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._keyword_options import _KEYWORD_OPTIONS
+
+
+def _format(path, given):
+    from ..io import file_format
+
+    return file_format(path) if given == "auto" else given
+
+
+def _check_file(path, what):
+    if not str(path):
+        raise ValueError(f"{what}: the path is empty")
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{what}: {str(path)!r} is a folder, not a file")
+    if not p.is_file():
+        raise ValueError(f"{what}: no such file: {str(path)!r}")
+
+
+def _table_numbers(frame, column, path, *, rank=False):
+    """Check a numeric column of a table: numbers, finite (ranks: integers >= 1)."""
+    values = frame[column]
+    if not (
+        pd.api.types.is_bool_dtype(values)
+        or pd.api.types.is_integer_dtype(values)
+        or pd.api.types.is_float_dtype(values)
+    ):
+        text = pd.to_numeric(values, errors="coerce").isna().to_numpy()
+        i = int(np.argmax(text))  # the first value that is not a number
+        raise ValueError(
+            f"{path}: column {column!r} must hold numbers, got {values.iloc[i]!r} in data row "
+            f"{i + 1}"
+        )
+    as_float = values.astype(np.float64).to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(as_float)
+    what = "finite numbers"
+    if rank:
+        bad |= (as_float < 1) | (as_float != np.round(as_float))
+        what = "integer ranks >= 1"
+    if bad.any():
+        i = int(np.argmax(bad))
+        value = values.iloc[i]
+        value = value.item() if isinstance(value, np.generic) else value
+        raise ValueError(
+            f"{path}: column {column!r} must hold {what}, got {value!r} in data row {i + 1}"
+        )
+
+
+def _read_inputs(truth_path, run_path, args):
+    """Both inputs as long frames, with the column names evaluate needs.
+
+    TREC files get the column names of ``--user``/``--item`` (so that a TREC
+    file and a table can be mixed); their ids are strings, so a table read
+    beside one reads its id columns as strings too. An input without rows
+    raises.
+    """
+    from ..io import read_table, read_trec_qrels, read_trec_run
+
+    t_fmt = _format(truth_path, args.truth_format)
+    r_fmt = _format(run_path, args.run_format)
+    user, item = args.user, args.item
+    ids_as_text = "trec" in (t_fmt, r_fmt)
+    if t_fmt == "trec":
+        truth = read_trec_qrels(truth_path, progress=args.progress)
+        truth = truth.rename(columns={"user": user, "item": item})
+        relevance = "relevance"
+    else:
+        relevance = args.relevance
+        cols = [user, item] + ([relevance] if relevance else [])
+        truth = read_table(truth_path, columns=cols, progress=args.progress, format=t_fmt,
+                           text_columns=[user, item] if ids_as_text else None)  # fmt: skip
+    if truth.empty:
+        raise ValueError(
+            f"{truth_path}: no judgement (an empty file or table); nothing to evaluate"
+        )
+    if t_fmt != "trec" and relevance is not None:
+        _table_numbers(truth, relevance, truth_path)
+    if relevance is not None:
+        # as trec_eval: grades below 1 are judged non-relevant and carry no gain
+        truth[relevance] = truth[relevance].clip(lower=0)
+    if r_fmt == "trec":
+        run = read_trec_run(run_path, progress=args.progress)
+        run = run.rename(columns={"user": user, "item": item})
+        score, rank = (None, "rank") if args.rank else ("score", None)
+    else:
+        order = args.rank or args.score or "score"
+        run = read_table(run_path, columns=[user, item, order], progress=args.progress,
+                         format=r_fmt,
+                         text_columns=[user, item] if ids_as_text else None)  # fmt: skip
+        score, rank = (None, order) if args.rank else (order, None)
+    if run.empty:
+        raise ValueError(
+            f"{run_path}: no prediction (an empty file or table); an empty run is refused, as "
+            "trec_eval refuses one"
+        )
+    if r_fmt != "trec":
+        _table_numbers(run, score or rank, run_path, rank=rank is not None)
+    return truth, run, user, item, relevance, score, rank
+
+
+def _evaluate_file(truth_path, run_path, args, users, per_user):
+    from ..evaluation import evaluate
+
+    _check_file(truth_path, "QRELS")
+    _check_file(run_path, "RUN")
+    truth, run, user, item, relevance, score, rank = _read_inputs(truth_path, run_path, args)
+    keywords = {k: getattr(args, k) for k in _KEYWORD_OPTIONS if getattr(args, k) is not None}
+    try:
+        table = evaluate(
+            truth,
+            run,
+            [metric for _, metric in args.labelled],
+            user=user,
+            item=item,
+            score=score,
+            rank=rank,
+            relevance=relevance,
+            users=users,
+            convention=args.convention,
+            per_user=per_user,
+            **keywords,
+        )
+    except (ValueError, TypeError) as err:
+        # evaluate names the frame ('truth', 'predictions'): name the files too
+        raise type(err)(f"{err} (truth: {truth_path}; predictions: {run_path})") from None
+    labels = [label for label, _ in args.labelled]
+    if per_user:
+        table.columns = labels
+    else:
+        table.index = labels
+    return table

@@ -1,0 +1,65 @@
+"""trec_eval's measure names, which the command line speaks beside the package's own.
+
+A trec_eval name (``P_10`` or ``P.10``, ``ndcg_cut_5``, ``recip_rank``; a
+family name such as ``P`` for trec_eval's default cutoffs) stands for a
+metric of :func:`recmetrics.evaluate`; the results keep the name as written.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+__all__ = ["trec_measures"]
+
+# trec_eval measure family -> our metric name, and its default cutoffs
+# (trec_eval 9.0: P, recall, map_cut, ndcg_cut at 5 ... 1000; success at 1, 5, 10)
+_TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_TREC_FAMILIES = {
+    "P": ("precision", _TREC_CUTOFFS),
+    "recall": ("recall", _TREC_CUTOFFS),
+    "map_cut": ("map", _TREC_CUTOFFS),
+    "ndcg_cut": ("ndcg", _TREC_CUTOFFS),
+    "success": ("hr", (1, 5, 10)),
+}
+_TREC_PLAIN = {"map": "map", "ndcg": "ndcg", "recip_rank": "mrr"}
+_TREC_NAME = re.compile(r"^(P|recall|map_cut|ndcg_cut|success)(?:[._](\d+(?:,\d+)*))?$")
+
+
+def trec_measures(name: str) -> list[tuple[str, str]]:
+    """``(label, metric)`` pairs for a measure name, ours or trec_eval's.
+
+    Examples
+    --------
+    >>> trec_measures("P.10"), trec_measures("ndcg_cut_5"), trec_measures("recip_rank")
+    ([('P_10', 'precision@10')], [('ndcg_cut_5', 'ndcg@5')], [('recip_rank', 'mrr')])
+    >>> [label for label, _ in trec_measures("success")]
+    ['success_1', 'success_5', 'success_10']
+    >>> trec_measures("ndcg@10")
+    [('ndcg@10', 'ndcg@10')]
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a measure name must be a str, got {type(name).__name__}")
+    if name in _TREC_PLAIN:
+        return [(name, _TREC_PLAIN[name])]
+    m = _TREC_NAME.match(name)
+    if m:
+        family, cuts = m.group(1), m.group(2)
+        metric, default = _TREC_FAMILIES[family]
+        ks = default if cuts is None else [int(c) for c in cuts.split(",")]
+        if any(k < 1 for k in ks):
+            raise ValueError(f"measure {name!r}: cutoffs must be >= 1")
+        return [(f"{family}_{k}", f"{metric}@{k}") for k in ks]
+    return [(name, name)]
+
+
+def _note_conventions(args, labelled):
+    """Say on standard error when trec_eval's names meet the package's conventions."""
+    trec_named = [label for label, metric in labelled if label != metric or label in _TREC_PLAIN]
+    if trec_named and args.convention is None:
+        print(
+            f"recmetrics: note: {', '.join(trec_named)} computed with recmetrics' defaults "
+            "(expected value over tied scores, AP@k divided by min(|R|, k), users without "
+            "a relevant item left out); add --convention trec_eval for trec_eval's numbers",
+            file=sys.stderr,
+        )
