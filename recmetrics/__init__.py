@@ -7,24 +7,29 @@ The flow of the package, from input to consumers:
 
 * files are read into long data frames (:mod:`recmetrics.io`: TREC qrels and
   runs, CSV, Parquet);
-* inputs are read by type (:mod:`recmetrics._inputs`) and turned into one
-  representation, :class:`Ranking` (:mod:`recmetrics.ranking`);
-* metrics are small functions of it, one module per chapter:
-  :mod:`~recmetrics.metrics.rating`, :mod:`~recmetrics.metrics.topn`,
-  :mod:`~recmetrics.metrics.ndcg`, :mod:`~recmetrics.metrics.roc_auc` and
-  :mod:`~recmetrics.metrics.beyond` (``rm.beyond``); their names are
-  registered once (``recmetrics/metrics/_registry.py``);
-* consumers: :func:`evaluate` (many metrics at once), the convention presets
-  (:mod:`recmetrics.conventions`), the sampled metrics
-  (:mod:`recmetrics.sampled`), the command line (:mod:`recmetrics.cli`), and
-  the distributed evaluation on Spark and Dask (:mod:`recmetrics.spark`,
-  :mod:`recmetrics.dask`; optional extras).
+* inputs are read by type (:mod:`recmetrics.inputs`, the only code that
+  decides what an argument is) and turned into one representation,
+  :class:`Ranking` (:mod:`recmetrics.ranking`);
+* metrics are small functions of it, one module per chapter
+  (:mod:`recmetrics.metrics`: ``rating``, ``topn``, ``ndcg``, ``roc_auc``,
+  and ``beyond``, which is ``rm.beyond``); their names are registered once
+  (``recmetrics/metrics/_registry.py``);
+* what each library does lives in one file per library
+  (:mod:`recmetrics.providers`); the convention keywords and their defaults
+  in ``recmetrics/_keywords.py``;
+* consumers: :func:`evaluate` (:mod:`recmetrics.evaluation`: many metrics at
+  once), the convention presets (:mod:`recmetrics.conventions`), the sampled
+  metrics (:mod:`recmetrics.sampled`), statistics (:mod:`recmetrics.stats`),
+  the command line (:mod:`recmetrics.cli`), and the distributed evaluation
+  on Spark and Dask (:mod:`recmetrics.distributed`: ``rm.spark``,
+  ``rm.dask``; optional extras).
 """
 
-from . import conventions, dask, io, models, spark, split
-from ._frames import from_frames
+from . import conventions, io, models, split
 from .datasets import movielens, synthetic_ratings
+from .distributed import dask, spark
 from .evaluation import compare_conventions, evaluate
+from .inputs.frames import from_frames
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .metrics import beyond
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg

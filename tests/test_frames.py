@@ -259,7 +259,7 @@ def test_frames_check_ties_and_flags():
 @pytest.mark.parametrize("with_text", [False, True])
 def test_by_user_score_equals_lexsort(with_text):
     """The combined-key sort of the predictions is lexsort's order, ties and all."""
-    from recmetrics._frames import _by_user_score
+    from recmetrics.inputs.frames import _by_user_score
 
     rng = np.random.default_rng(3)
     n = 5000

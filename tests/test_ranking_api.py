@@ -343,7 +343,7 @@ def test_a_ranking_to_a_depth_gives_every_cutoff_metric_bit_for_bit(
 
 def test_evaluate_ranks_only_as_deep_as_its_cutoffs(monkeypatch):
     """``evaluate`` builds the ranking to the largest cutoff, and fully when a metric has none."""
-    import recmetrics._inputs as inputs
+    import recmetrics.inputs.forms as inputs
 
     seen = []
     real = inputs.from_scores

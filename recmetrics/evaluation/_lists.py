@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._inputs import _is_relevant_collection, input_form
+from ..inputs.forms import _is_relevant_collection, input_form
 from ..metrics import beyond as _beyond
 from ..metrics.beyond import _read_lists, top_k
 

@@ -2,7 +2,7 @@
 
 A preset may set the tie policy or the score options per metric, so a call
 builds one :class:`~recmetrics.Ranking` per distinct set of them, each once,
-from whichever input form was given (:func:`recmetrics._inputs.as_ranking`,
+from whichever input form was given (:func:`recmetrics.inputs.forms.as_ranking`,
 :func:`recmetrics.from_frames`, :func:`recmetrics.ranking.from_scores`).
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._frames import from_frames
-from .._inputs import as_ranking
+from ..inputs.forms import as_ranking
+from ..inputs.frames import from_frames
 from ..ranking import Ranking, from_scores
 
 __all__ = ["Rankings", "cast_scores"]
@@ -25,7 +25,7 @@ class Rankings:
     call : Call
         The checked call (its inputs, ``ranks``, ``n_items``, ``convention``).
     form : str
-        The input form (:func:`recmetrics._inputs.input_form`).
+        The input form (:func:`recmetrics.inputs.forms.input_form`).
     frame : dict
         The frame columns (long data frames only).
     y_true, y_score, mask :

@@ -17,9 +17,9 @@ from tqdm import tqdm
 
 from .. import conventions as _conv
 from .._docs import fill_doc
-from .._inputs import input_form
 from .._kernels import CHUNK_CELLS
 from .._validation import check_k
+from ..inputs.forms import input_form
 from ..ranking.scores import _checked_sparse
 from ._call import read_call
 from ._lists import beyond_values, recommended_lists

@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._docs import fill_doc
-from .._inputs import as_ranking
 from .._validation import as_numeric_array, check_choice, check_k, check_positive_number
+from ..inputs.forms import as_ranking
 from ..ranking import Ranking
 from ._core import expected_sum, finish, prefix_table
 

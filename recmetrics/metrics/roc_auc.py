@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._docs import fill_doc
-from .._inputs import as_ranking, input_form
 from .._validation import as_numeric_array, check_choice, check_same_length
+from ..inputs.forms import as_ranking, input_form
 from ..ranking import Ranking, from_scores
 from ._core import finish, hits
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._inputs import as_ranking
 from ..._validation import check_choice, check_k
+from ...inputs.forms import as_ranking
 
 AP_DENOMINATORS = ("relevant", "min", "k", "hits")
 RECALL_DENOMINATORS = ("relevant", "min")

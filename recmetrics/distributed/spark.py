@@ -32,7 +32,7 @@ from functools import partial
 
 import pandas as pd
 
-from ._distributed import evaluate_batch, internal_names, prepare
+from ._common import evaluate_batch, internal_names, prepare
 
 __all__ = ["evaluate", "local_session"]
 

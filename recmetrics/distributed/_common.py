@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._frames import FRAME_USERS
-from ._validation import check_bool, check_choice
-from .metrics import _registry
+from .._validation import check_bool, check_choice
+from ..inputs.frames import FRAME_USERS
+from ..metrics import _registry
 
 
 def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, keywords):
@@ -26,7 +26,7 @@ def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, key
     returned are the keyword arguments of :func:`evaluate_batch`; ``order``
     is the column that orders the predictions (``rank`` or the score).
     """
-    from .evaluation import evaluate
+    from ..evaluation import evaluate
 
     if score is not None and rank is not None:
         raise TypeError("give either score= or rank=, not both")
@@ -79,7 +79,7 @@ def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, key
 
 def _users_of(convention):
     """The widest set of users a preset evaluates in long frames ('truth' without one)."""
-    from .conventions import PRESETS
+    from ..conventions import PRESETS
 
     return (PRESETS[convention]["users"] if convention else None) or "truth"
 
@@ -92,7 +92,7 @@ def internal_names(metrics):
 def evaluate_batch(truth, predictions, *, metrics, user, item, order, rank, relevance, users,
                    keywords):  # fmt: skip
     """Per-user values of one batch: columns ``user`` (as ``user``) and ``_rm_0``, ..."""
-    from .evaluation import evaluate
+    from ..evaluation import evaluate
 
     cols = internal_names(metrics)
     if users is None:  # the preset's users (every metric's users are among them)

@@ -33,9 +33,9 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ._validation import check_bool, check_choice, check_n_items
-from .ranking._representation import TIE_POLICIES, _deterministic
-from .ranking.scores import _entries_from_counts
+from .._validation import check_bool, check_choice, check_n_items
+from ..ranking._representation import TIE_POLICIES, _deterministic
+from ..ranking.scores import _entries_from_counts
 
 __all__ = ["FRAME_USERS", "from_frames", "is_frame_input"]
 

@@ -10,12 +10,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from ._frames import from_frames, is_frame_input
-from ._validation import (
-    as_numeric_array,
-    check_choice,
-)
-from .ranking import TIE_POLICIES, Ranking, from_gains, from_lists, from_ranks, from_scores
+from .._validation import as_numeric_array, check_choice
+from ..ranking import TIE_POLICIES, Ranking, from_gains, from_lists, from_ranks, from_scores
+from .frames import from_frames, is_frame_input
 
 
 # --------------------------------------------------------------------------

@@ -1,0 +1,13 @@
+"""The inputs layer: the only code that decides by type what an argument is.
+
+* :mod:`~recmetrics.inputs.forms`: what the arguments of a metric mean,
+  read from their types (score matrices, ranked lists, gains, ranks, long
+  data frames, a prebuilt Ranking), and the Ranking built from them;
+* :mod:`~recmetrics.inputs.frames`: long data frames ``(truth,
+  predictions)`` -> Ranking (:func:`~recmetrics.from_frames`), with the
+  judged non-relevant rows of ``truth`` kept apart from unjudged items.
+
+Files are read into long data frames by :mod:`recmetrics.io`, upstream of
+this layer; ids and frames of interactions are checked by
+``recmetrics._ids``.
+"""
