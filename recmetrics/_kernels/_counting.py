@@ -1,4 +1,4 @@
-"""Counting kernels: where each relevant item falls in its user's full ranking.
+"""Ranking by counting: where each relevant item falls in its user's full ranking.
 
 For every relevant (user, item) entry we need the number of the user's
 non-excluded items scored strictly higher, scored equal, and (for the
@@ -27,9 +27,6 @@ counting needs no order at all:
   uncounted, and a row whose best relevant item is far from the top is read
   once.
 
-Dense relevance matrices and masks are turned into their CSR structure by a
-compiled two-pass reader (:func:`dense_nonzero`).
-
 The work is ``O(n_items * min(m, log m + c))`` per user and the matrix is read
 from memory once, so the cost stays within a small factor of one reduction
 pass over the scores. With numba (pinned in the book's environment) the rows
@@ -37,51 +34,26 @@ run compiled and in parallel; without it a chunked NumPy version with the
 same results is used, and the first call large enough to notice says so once
 (a ``RuntimeWarning`` naming ``pip install numba``).
 
-The first call: numba compiles a kernel the first time it meets a type of
-input and keeps the machine code in its on-disk cache, so a fresh
-environment pays several seconds once. Inputs whose NumPy path costs a
-fraction of a second take that path (the same results, bit for bit) until
-the compiled kernel is ready, compiled in this process or found in numba's
-cache; they never compile. A larger first call compiles, and says so first,
-once per process, in one line on standard error (the logger ``recmetrics``;
-``RECMETRICS_COMPILE_NOTICE=0`` silences it); it says nothing when the cache
-is warm. See ``book/data/benchmarks/cold_start.json``.
+A small input takes the NumPy path until the compiled kernel for its types
+is ready (see ``_dispatch``): the same results, bit for bit.
 """
 
 from __future__ import annotations
 
-import logging
-import os
-import sys
-import threading
-import warnings
-
 import numpy as np
 
-try:  # pragma: no cover - exercised through whichever path is available
-    import numba
-    from numba.core import event as _numba_event
+from ._dispatch import (
+    _PARALLEL_CELLS,
+    CHUNK_CELLS,
+    HAVE_NUMBA,
+    _compiled,
+    _numpy_path_notice,
+    _parallel,
+    numba,
+)
 
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover
-    numba = _numba_event = None
-    HAVE_NUMBA = False
-
-__all__ = [
-    "CHUNK_CELLS",
-    "HAVE_NUMBA",
-    "count_above",
-    "dense_nonzero",
-    "first_bad_value",
-    "jaccard_pair_sums",
-    "runs_of_equal",
-    "tie_groups",
-]
-
-# Work on at most this many matrix cells at a time (counting, block sizes of
-# the metric helpers), so that extra memory stays bounded whatever the number
-# of users: 4 million cells are 32 MB of float64.
-CHUNK_CELLS = 4_000_000
+if HAVE_NUMBA:
+    from ._sort import _heapsort
 
 # Up to this many relevant items in a row, sweeps of the cached row (O(n m),
 # branch-free SIMD) beat one pass through the bucket table (O(n), but scalar
@@ -204,34 +176,6 @@ if HAVE_NUMBA:
         while i < m:
             _sweep1(x_row, rel_c, i, g_out, e_out)
             i += 1
-
-    @numba.njit(cache=True, nogil=True)
-    def _sift_down(keys, idx, root, n):  # pragma: no cover
-        while True:
-            child = 2 * root + 1
-            if child >= n:
-                return
-            if child + 1 < n and keys[child + 1] > keys[child]:
-                child += 1
-            if keys[root] >= keys[child]:
-                return
-            keys[root], keys[child] = keys[child], keys[root]
-            idx[root], idx[child] = idx[child], idx[root]
-            root = child
-
-    @numba.njit(cache=True, nogil=True)
-    def _heapsort(keys, idx):  # pragma: no cover
-        # sort ``keys`` increasing in place, permuting ``idx`` alongside
-        # (O(m log m), not stable); a few lines here compile in a fraction
-        # of a second, where numba's np.argsort adds about 2 s to the first
-        # call of every kernel that uses it
-        n = keys.shape[0]
-        for start in range(n // 2 - 1, -1, -1):
-            _sift_down(keys, idx, start, n)
-        for end in range(n - 1, 0, -1):
-            keys[0], keys[end] = keys[end], keys[0]
-            idx[0], idx[end] = idx[end], idx[0]
-            _sift_down(keys, idx, 0, end)
 
     @numba.njit(cache=True, nogil=True)
     def _bucket(v, lo, scale, n_b):  # pragma: no cover
@@ -495,360 +439,8 @@ if HAVE_NUMBA:
         )
         return numba.njit(parallel=parallel, cache=True)(loop)
 
-    @numba.njit(cache=True, nogil=True)
-    def _count_cells(row, lo, hi):  # pragma: no cover
-        h = np.int32(0)
-        for c in range(lo, hi):
-            h = np.int32(h + np.int32(row[c] != 0))
-        return h
-
-    @numba.njit(cache=True, nogil=True)
-    def _compact(row, lo, hi, cols, vals, p, end):  # pragma: no cover
-        # branch-free: every cell of row[lo:hi] is written at p, which
-        # advances past the nonzero ones; stopping at the row's last nonzero
-        # cell (p == end) keeps every write inside the row's slice
-        for c in range(lo, hi):
-            v = row[c]
-            cols[p] = c
-            vals[p] = v
-            p += np.int64(v != 0)
-            if p == end:
-                break
-        return p
-
-    @numba.njit(cache=True, nogil=True)
-    def _compact_sparse(row, lo, hi, cols, vals, p):  # pragma: no cover
-        # a branch per cell, taken only at the nonzero ones: for a block of
-        # word-wide cells, where most cells are zero (measured on 10,000 x
-        # 100 float64 relevance, 6 % nonzero: 1.5 ms instead of 2.8 ms for
-        # the branch-free compaction, which suits the nonzero narrow words)
-        for c in range(lo, hi):
-            v = row[c]
-            if v != 0:
-                cols[p] = c
-                vals[p] = v
-                p += 1
-        return p
-
-    def _make_nonzero(parallel):
-        rng = numba.prange if parallel else range
-
-        def nonzero(A, bits, block_words, cells_per_word):  # pragma: no cover
-            # CSR structure of the nonzero cells of a dense matrix ``A``, read
-            # in blocks of 64 cells. ``bits`` is ``A`` viewed as unsigned
-            # words (64-bit when a row is a whole number of them, else of the
-            # cell's width), ``block_words`` of them per block, each holding
-            # ``cells_per_word`` cells. For cells narrower than a word, the OR
-            # of a block's words skips an empty block at memory speed, and
-            # only the nonzero words of the others are read cell by cell
-            # (comparing int8 cells one by one widens them to 32 bits, 4x the
-            # work); a word of negative zeros passes the word test and the
-            # exact test counts them as zero, as np.nonzero does. Pass 1
-            # counts the nonzero cells of each row and marks the blocks that
-            # hold one; pass 2 visits only those.
-            n_rows, n_cols = A.shape
-            n_words = bits.shape[1]
-            n_blocks = (n_words + block_words - 1) // block_words
-            block = block_words * cells_per_word  # cells per block
-            wide = cells_per_word > 1
-            marked = np.zeros((n_rows, n_blocks), dtype=np.bool_)
-            counts = np.zeros(n_rows, dtype=np.int64)
-            for u in rng(n_rows):
-                row, row_bits = A[u], bits[u]
-                cnt = 0
-                for k in range(n_blocks):
-                    w0, w1 = k * block_words, min(k * block_words + block_words, n_words)
-                    if wide:
-                        acc = row_bits[w0]
-                        for w in range(w0 + 1, w1):
-                            acc |= row_bits[w]
-                        if acc == 0:
-                            continue
-                        h = np.int32(0)
-                        for w in range(w0, w1):
-                            if row_bits[w] != 0:
-                                lo = w * cells_per_word
-                                h = np.int32(h + _count_cells(row, lo, lo + cells_per_word))
-                    else:
-                        h = _count_cells(row, k * block, min(k * block + block, n_cols))
-                    if h > 0:
-                        marked[u, k] = True
-                        cnt += h
-                counts[u] = cnt
-            indptr = np.zeros(n_rows + 1, dtype=np.int64)
-            for u in range(n_rows):
-                indptr[u + 1] = indptr[u] + counts[u]
-            cols = np.empty(indptr[n_rows], dtype=np.int64)
-            vals = np.empty(indptr[n_rows], dtype=A.dtype)
-            for u in rng(n_rows):
-                row, row_bits = A[u], bits[u]
-                p, end = indptr[u], indptr[u + 1]
-                for k in range(n_blocks):
-                    if p == end:
-                        break
-                    if not marked[u, k]:
-                        continue
-                    w0, w1 = k * block_words, min(k * block_words + block_words, n_words)
-                    if wide:
-                        for w in range(w0, w1):
-                            if row_bits[w] != 0 and p < end:
-                                lo = w * cells_per_word
-                                p = _compact(row, lo, lo + cells_per_word, cols, vals, p, end)
-                    else:
-                        lo = k * block
-                        p = _compact_sparse(row, lo, min(lo + block, n_cols), cols, vals, p)
-            return indptr, cols, vals
-
-        nonzero.__name__ = nonzero.__qualname__ = (
-            "nonzero_parallel" if parallel else "nonzero_serial"
-        )
-        return numba.njit(parallel=parallel, cache=True)(nonzero)
-
-    @numba.njit(parallel=True, cache=True)
-    def _tie_groups(row_ptr, key, order, have_order, size, before):  # pragma: no cover
-        # per row: each entry's number of entries with a smaller key (its
-        # run's start), with an equal key (the run's length) and with an
-        # equal key ahead of it; branch-free counting, O(m^2) for a row of m
-        # entries, is several times faster than an insertion sort on short
-        # rows. Longer rows are sorted by (key, position), a heap sort of
-        # ``key * m + position`` (exact: the caller checks that it stays
-        # below 2**52), or come sorted (``have_order``); then one scan of
-        # the runs.
-        for u in numba.prange(row_ptr.shape[0] - 1):
-            a, b = row_ptr[u], row_ptr[u + 1]
-            if not have_order and b - a > 64:
-                m = b - a
-                comp = np.empty(m, dtype=np.float64)
-                idx = np.empty(m, dtype=np.int64)
-                for t in range(m):
-                    comp[t] = key[a + t] * m + t
-                    idx[t] = a + t
-                _heapsort(comp, idx)
-                for t in range(m):
-                    order[a + t] = idx[t]
-            elif not have_order:
-                for i in range(a, b):
-                    ki = key[i]
-                    lt = eq = ahead = 0
-                    for j in range(a, b):
-                        kj = key[j]
-                        lt += kj < ki
-                        eq += kj == ki
-                        ahead += (kj == ki) & (j < i)
-                    order[a + lt + ahead] = i
-                    size[i] = eq
-                    before[i] = lt
-                continue
-            i = a
-            while i < b:
-                j = i + 1
-                while j < b and key[order[j]] == key[order[i]]:
-                    j += 1
-                for q in range(i, j):
-                    size[order[q]] = j - i
-                    before[order[q]] = i - a
-                i = j
-
-    # Handing rows to the thread pool costs about 3 us per call with the
-    # OpenMP layer and 0.1 ms with numba's fallback "workqueue" layer, so
-    # only small inputs take the serial version of each loop. (Measured on 2
-    # cores: 10,000 x 100 float64, counting 5.1 ms serial, 1.8 ms parallel;
-    # the parallel build is faster even on one thread, 3.6 ms.)
+    # serial and parallel builds of the loop over rows: see _PARALLEL_CELLS
     _count_serial, _count_parallel = _make_row_loop(False), _make_row_loop(True)
-    _nonzero_serial, _nonzero_parallel = _make_nonzero(False), _make_nonzero(True)
-
-_PARALLEL_CELLS = 100_000
-
-# numba's fallback threading layer, "workqueue" (used when neither OpenMP nor
-# TBB is available, as on many macOS installs), aborts the whole process when
-# two Python threads run parallel kernels at once (a Dask threaded scheduler,
-# a thread pool). Parallel kernels are therefore called through _parallel(),
-# which serialises them under that layer; the layer is known after the first
-# parallel call, which is serialised too.
-_WORKQUEUE_LOCK = threading.Lock()
-_LAYER = [None]
-
-
-def _parallel(kernel, *args):
-    """``kernel(*args)`` for a ``parallel=True`` kernel, serialised under "workqueue"."""
-    if _LAYER[0] not in (None, "workqueue"):
-        return kernel(*args)
-    with _WORKQUEUE_LOCK:
-        out = kernel(*args)
-        if _LAYER[0] is None:
-            _LAYER[0] = numba.threading_layer()
-    return out
-
-
-# -- the first call ----------------------------------------------------------------------
-#
-# A fresh environment compiles the kernels that the first evaluate needs: 6.5 s
-# for 100 x 50 scores, 10.7 s for 5,000 x 20,000 (2 cores, AMD EPYC; the
-# "before" run of book/data/benchmarks/cold_start.json). Compiled code is
-# faster at every size once it exists (counting 100 x 50 scores, 5 relevant
-# items each: 0.02 ms, NumPy 0.05 ms; 1,000 x 1,000, 10 each: 0.4 ms and
-# 28 ms), so the crossover that matters is against the compilation: an input
-# whose NumPy path takes a fraction of a second is not worth seconds of
-# compiling. Measured NumPy costs (same machine): about 2.8 ns per comparison
-# of a relevant entry with an item of its row (count_above), 3 ns per cell
-# (np.nonzero of dense relevance; the NaN/inf check, 1 ns), 70 ns per entry
-# (the sort behind tie_groups). Below these limits (NumPy paths of 0.17 to
-# 0.28 s measured at them) an input takes the NumPy path unless the compiled
-# kernel for its types is ready.
-_NUMPY_MAX_WORK = 1 << 26  # comparisons (count_above), cells (dense_nonzero, NaN check)
-_NUMPY_MAX_ENTRIES = 1 << 21  # entries (tie_groups)
-# False: every input takes the compiled kernels when numba is present (tests)
-_SMALL_TO_NUMPY = True
-# (id of a kernel, argument types) -> whether numba's on-disk cache holds it
-_CACHED = {}
-# What the one-line notice says a first compilation costs: the "after" runs
-# of bench_cold_start.py (first call minus warm first call) on 2 cores.
-_COMPILE_SECONDS = "about 10 s"
-_NOTICES = {"compile": False, "numpy": False}
-_LOG = logging.getLogger("recmetrics")
-
-
-def _ready(kernel, args):
-    """Whether ``kernel(*args)`` runs without compiling: compiled here, or in numba's cache."""
-    try:
-        sig = tuple(kernel.typeof_pyval(a) for a in args)
-        if sig in kernel.overloads:
-            return True
-        key = (id(kernel), sig)
-        if key not in _CACHED:
-            # numba's own lookup (Dispatcher.compile): the index of the
-            # function's cache file, keyed by types, CPU and bytecode, empty
-            # when the source file changed
-            cache = kernel._cache
-            index = cache._cache_file._load_index()
-            _CACHED[key] = cache._index_key(sig, kernel.targetctx.codegen()) in index
-        return _CACHED[key]
-    except Exception:  # another numba's internals, caching off: not known to be ready
-        return False
-
-
-def _compiled(kernel, args, work, entries=False):
-    """Whether to call the compiled ``kernel``: it is ready, or the input is not small.
-
-    ``work`` is in comparisons or cells, or in entries when ``entries``.
-    """
-    limit = _NUMPY_MAX_ENTRIES if entries else _NUMPY_MAX_WORK
-    return not _SMALL_TO_NUMPY or work > limit or _ready(kernel, args)
-
-
-def _announce_compile():
-    """The one line, once per process, before numba compiles a counting kernel."""
-    if _NOTICES["compile"] or os.environ.get("RECMETRICS_COMPILE_NOTICE", "1") == "0":
-        return
-    _NOTICES["compile"] = True
-    _LOG.warning(
-        "recmetrics: compiling its counting kernels with numba for this type of input, "
-        f"once ({_COMPILE_SECONDS}); they are cached on disk for later sessions"
-    )
-
-
-def _outside_package():
-    """``stacklevel`` for ``warnings.warn`` in the caller: the first frame outside recmetrics."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
-def _numpy_path_notice(work, entries=False):
-    """Without numba: say once, at the first input that is not small, what it costs."""
-    limit = _NUMPY_MAX_ENTRIES if entries else _NUMPY_MAX_WORK
-    if HAVE_NUMBA or work <= limit or _NOTICES["numpy"]:
-        return
-    _NOTICES["numpy"] = True
-    warnings.warn(
-        "numba is not installed, so recmetrics counts with NumPy: the same results, but "
-        "10 to 50 times slower on large inputs. Install it with: pip install numba",
-        RuntimeWarning,
-        stacklevel=_outside_package(),
-    )
-
-
-if HAVE_NUMBA:
-
-    class _CompileListener(_numba_event.Listener):
-        """Announces the first compilation of one of this module's kernels."""
-
-        # the Jaccard kernel of recmetrics.beyond compiles in about 1 s: no notice
-        quiet = frozenset({"_jaccard_sums", "_popcount"})
-
-        def on_start(self, event):
-            data = event.data if isinstance(event.data, dict) else {}
-            py_func = getattr(data.get("dispatcher"), "py_func", None)
-            if (
-                py_func is not None
-                and py_func.__module__ == __name__
-                and py_func.__name__ not in self.quiet
-            ):
-                _announce_compile()
-
-        def on_end(self, event):
-            pass
-
-    _numba_event.register("numba:compile", _CompileListener())
-
-
-if HAVE_NUMBA:
-
-    @numba.njit(cache=True, nogil=True)
-    def _popcount(x):  # pragma: no cover
-        # SWAR population count on uint64 (every constant typed uint64, so
-        # that numba never mixes signed and unsigned into float64)
-        x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-        x = (x & np.uint64(0x3333333333333333)) + (
-            (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
-        )
-        x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-        return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
-
-    @numba.njit(cache=True, nogil=True)
-    def _jaccard_sums(codes, w, bits, size, out):  # pragma: no cover
-        n, width = codes.shape
-        n_words = bits.shape[1]
-        for u in range(n):
-            total = 0.0
-            for i in range(width):
-                a = codes[u, i]
-                if a < 0:
-                    continue
-                for j in range(i + 1, width):
-                    b = codes[u, j]
-                    if b < 0:
-                        continue
-                    inter = np.uint64(0)
-                    for q in range(n_words):
-                        inter += _popcount(bits[a, q] & bits[b, q])
-                    union = size[a] + size[b] - np.float64(inter)
-                    if union > 0:
-                        total += w[u, i] * w[u, j] * (1.0 - np.float64(inter) / union)
-            out[u] = total
-
-
-def jaccard_pair_sums(codes, w, bits, size):
-    """Per row, ``sum_{i<j} w_i w_j (1 - |A_i & A_j| / |A_i | A_j|)`` over the row's items.
-
-    ``codes`` (n, width) int64 indexes the rows of ``bits`` (m, words)
-    uint64 (the packed feature sets) and ``size`` (m,) float64 (their
-    sizes); ``-1`` marks an empty slot. Returns None without numba (the
-    caller then computes the pairs with NumPy).
-    """
-    if not HAVE_NUMBA:  # pragma: no cover
-        return None
-    out = np.empty(codes.shape[0])
-    _jaccard_sums(
-        np.ascontiguousarray(codes, dtype=np.int64),
-        np.ascontiguousarray(w, dtype=np.float64),
-        np.ascontiguousarray(bits, dtype=np.uint64),
-        np.ascontiguousarray(size, dtype=np.float64),
-        out,
-    )
-    return out
 
 
 def count_above(
@@ -907,114 +499,6 @@ def count_above(
         if first is not None:
             bad[first[0]] = True
     return g, e, a, bad
-
-
-def tie_groups(row_ptr, key):
-    """Order of the entries by ``key`` within each row, and their runs of equal keys.
-
-    ``row_ptr`` (n_rows + 1) int64 delimits the rows of a CSR layout. Returns
-    ``order``, which sorts every slice ``row_ptr[u]:row_ptr[u + 1]`` by ``key``
-    (stable) and leaves the rows in place (``np.lexsort((key, row))`` without
-    a global sort), and per entry the length ``size`` of its run of equal
-    keys and the number ``before`` of the row's entries with a smaller key
-    (float64).
-
-    Examples
-    --------
-    >>> order, size, before = tie_groups(np.array([0, 3, 4]), np.array([2.0, 0.0, 0.0, 5.0]))
-    >>> order.tolist(), size.tolist(), before.tolist()
-    ([1, 2, 0, 3], [1.0, 2.0, 2.0, 1.0], [2.0, 0.0, 0.0, 0.0])
-    """
-    row_ptr = np.ascontiguousarray(row_ptr, dtype=np.int64)
-    key = np.ascontiguousarray(key, dtype=np.float64)
-    lengths = np.diff(row_ptr)
-    longest = int(lengths.max()) if lengths.size else 0
-    # the kernel sorts a long row by key * m + position: the order of (key,
-    # position) for whole-number keys, exact below 2**52
-    # (rows of 64 entries or fewer are counted, not sorted)
-    exact = longest <= 64 or (
-        (np.abs(key).max() + 1.0) * (longest + 1.0) < 2.0**52 and not np.any(key % 1.0)
-    )
-    n = key.shape[0]
-    size, before = np.empty(n), np.empty(n)
-    presorted = not (HAVE_NUMBA and exact)
-    if HAVE_NUMBA:
-        order = np.empty(n, dtype=np.int64)
-        args = (row_ptr, key, order, presorted, size, before)
-        compiled = _compiled(_tie_groups, args, n, entries=True)
-    else:
-        _numpy_path_notice(n, entries=True)
-        compiled = False
-    if presorted or not compiled:
-        row = np.repeat(np.arange(lengths.shape[0]), lengths)
-        order = np.lexsort((key, row))
-        if not compiled:
-            return (order, *runs_of_equal(row, key, order, row_ptr))
-    _parallel(_tie_groups, row_ptr, key, order, presorted, size, before)
-    return order, size, before
-
-
-def runs_of_equal(row, s, order, row_ptr):
-    """Per entry, the length of its run of equal ``s`` and the row's entries before it.
-
-    The NumPy counterpart of :func:`tie_groups` for entries in any layout:
-    ``row`` is each entry's row, ``order`` sorts the entries by row (rows
-    increasing, delimited by ``row_ptr`` in the sorted sequence), then by
-    ``s``, monotonically.
-    """
-    n = order.shape[0]
-    row, ss = np.asarray(row)[order], np.asarray(s)[order]
-    new_run = np.r_[True, (row[1:] != row[:-1]) | (ss[1:] != ss[:-1])] if n else np.zeros(0, bool)
-    run = np.cumsum(new_run) - 1
-    size, before = np.empty(n), np.empty(n)
-    size[order] = np.bincount(run)[run]
-    before[order] = np.flatnonzero(new_run)[run] - row_ptr[row]
-    return size, before
-
-
-def dense_nonzero(A):
-    """CSR structure ``(indptr, cols, values)`` of the nonzero cells of a 2-D array.
-
-    Compiled and parallel over rows: one pass over ``A`` counts the nonzero
-    cells and marks the 64-byte blocks that hold one, a second visits only
-    the marked blocks (so a sparse matrix is read once, at memory speed);
-    extra memory is one flag per 64 bytes of ``A`` beyond the result. None
-    when numba is missing or ``A`` is not a C-contiguous, native-endian
-    numeric or boolean array (the caller then uses ``np.nonzero``).
-
-    Examples
-    --------
-    >>> indptr, cols, vals = dense_nonzero(np.array([[0, 3, 0], [0, 0, 0], [1, 0, 2]]))
-    >>> indptr.tolist(), cols.tolist(), vals.tolist()
-    ([0, 1, 1, 3], [1, 0, 2], [3, 1, 2])
-    """
-    if not (isinstance(A, np.ndarray) and A.ndim == 2):
-        return None
-    if not HAVE_NUMBA:
-        _numpy_path_notice(A.size)
-        return None
-    boolean = A.dtype == np.bool_
-    if boolean:
-        A = A.view(np.uint8)
-    if (
-        A.dtype.kind not in "iuf"
-        or A.dtype == np.float16  # numba has no float16
-        or not (A.flags.c_contiguous and A.dtype.isnative)
-    ):
-        return None
-    width = A.dtype.itemsize
-    words = A.view(np.uint64) if (A.shape[1] * width) % 8 == 0 and A.shape[1] else None
-    if words is not None and words.flags.aligned:  # rows of whole 64-bit words
-        bits, per_word = words, 8 // width
-    else:
-        bits, per_word = A.view(np.dtype(f"u{width}")), 1
-    args = (A, bits, 64 // per_word, per_word)  # 64 cells a block
-    parallel = A.size >= _PARALLEL_CELLS
-    kernel = _nonzero_parallel if parallel else _nonzero_serial
-    if not _compiled(kernel, args, A.size):
-        return None  # np.nonzero: a small matrix is not worth compiling for
-    indptr, cols, vals = _parallel(kernel, *args) if parallel else kernel(*args)
-    return indptr, cols, vals.view(np.bool_) if boolean else vals
 
 
 def first_bad_value(S, chunk_rows=1024):
