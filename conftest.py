@@ -15,6 +15,6 @@ import os
 
 os.environ.setdefault("RECMETRICS_COMPILE_NOTICE", "0")
 
-from recmetrics import _kernels  # noqa: E402
+from recmetrics._kernels import _dispatch  # noqa: E402
 
-_kernels._SMALL_TO_NUMPY = False
+_dispatch._SMALL_TO_NUMPY = False

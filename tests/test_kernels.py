@@ -29,6 +29,7 @@ import scipy.sparse as sp
 
 import recmetrics as rm
 from recmetrics import _kernels as K
+from recmetrics._kernels import _counting, _dispatch, _nonzero, _ties
 
 pytestmark = pytest.mark.skipif(not K.HAVE_NUMBA, reason="numba kernels")
 
@@ -40,7 +41,7 @@ def _compiled_kernels(monkeypatch):
     (Small inputs otherwise take the NumPy path until the kernels are compiled;
     the tests of that routing below undo this.)
     """
-    monkeypatch.setattr(K, "_SMALL_TO_NUMPY", False)
+    monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", False)
 
 
 def _case(rng, n_users, n_items, max_rel, dtype, levels, mask_share=0.1):
@@ -430,11 +431,13 @@ def _explode(*args):
 
 def _no_kernel_ready(monkeypatch):
     """As in a fresh environment: no compiled kernel ready; calling one fails the test."""
-    monkeypatch.setattr(K, "_SMALL_TO_NUMPY", True)
-    monkeypatch.setattr(K, "_ready", lambda kernel, args: False)
-    for name in ("_count_serial", "_count_parallel", "_nonzero_serial", "_nonzero_parallel"):
-        monkeypatch.setattr(K, name, _explode)
-    monkeypatch.setattr(K, "_tie_groups", _explode)
+    monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", True)
+    monkeypatch.setattr(_dispatch, "_ready", lambda kernel, args: False)
+    for name in ("_count_serial", "_count_parallel"):
+        monkeypatch.setattr(_counting, name, _explode)
+    for name in ("_nonzero_serial", "_nonzero_parallel"):
+        monkeypatch.setattr(_nonzero, name, _explode)
+    monkeypatch.setattr(_ties, "_tie_groups", _explode)
 
 
 @pytest.fixture
@@ -508,12 +511,12 @@ def test_small_inputs_route_by_size_and_readiness(cold, monkeypatch):
     assert K.first_bad_value(S) == (3, 4)
     # above the limit (lowered here), the compiled kernel is called
     calls = []
-    monkeypatch.setattr(K, "_count_serial", lambda *args: calls.append(args) or "compiled")
-    monkeypatch.setattr(K, "_NUMPY_MAX_WORK", 100)
+    monkeypatch.setattr(_counting, "_count_serial", lambda *args: calls.append(args) or "compiled")
+    monkeypatch.setattr(_dispatch, "_NUMPY_MAX_WORK", 100)
     assert K.count_above(S, row_ptr, rel) == "compiled"
     # at any size, once the kernel for these types is ready
-    monkeypatch.setattr(K, "_NUMPY_MAX_WORK", 1 << 26)
-    monkeypatch.setattr(K, "_ready", lambda kernel, args: kernel is K._count_serial)
+    monkeypatch.setattr(_dispatch, "_NUMPY_MAX_WORK", 1 << 26)
+    monkeypatch.setattr(_dispatch, "_ready", lambda kernel, args: kernel is _counting._count_serial)
     assert K.count_above(S, row_ptr, rel) == "compiled"
     assert len(calls) == 2
     assert K.dense_nonzero(A) is None  # not ready: still NumPy
@@ -535,8 +538,9 @@ def test_ready_reads_the_process_and_numbas_cache():
 _FIRST_CALL = """
 import json, sys, numpy as np, recmetrics as rm
 from recmetrics import _kernels as K
+from recmetrics._kernels import _dispatch
 if sys.argv[1] == "small-limit":
-    K._NUMPY_MAX_WORK = 1000  # so that a quick input counts as large
+    _dispatch._NUMPY_MAX_WORK = 1000  # so that a quick input counts as large
 rng = np.random.default_rng(0)
 y = (rng.random((300, 400)) < 0.03).astype(np.int8)
 s = rng.random((300, 400))
@@ -621,8 +625,9 @@ import json, sys, warnings
 sys.modules["numba"] = None  # import numba raises ImportError
 import numpy as np, recmetrics as rm
 from recmetrics import _kernels as K
+from recmetrics._kernels import _dispatch
 assert not K.HAVE_NUMBA
-K._NUMPY_MAX_WORK = 1000  # so that a quick input counts as large
+_dispatch._NUMPY_MAX_WORK = 1000  # so that a quick input counts as large
 rng = np.random.default_rng(0)
 y = (rng.random((300, 400)) < 0.03).astype(np.int8)
 s = rng.random((300, 400))
