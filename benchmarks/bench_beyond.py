@@ -253,8 +253,9 @@ def main():
     scale = n / len(sub)
     seconds, agreement, extrapolated = {}, {}, []
     numba_cache = any(
-        p.name.startswith("_kernels._jaccard_sums")
-        for p in (Path(recmetrics.__file__).parent / "__pycache__").glob("*.nbi")
+        (Path(recmetrics.__file__).parent / "_kernels" / "__pycache__").glob(
+            "_pairs._jaccard_sums*.nbi"
+        )
     )
 
     # 3. the memory floor (one pass over the lists array)

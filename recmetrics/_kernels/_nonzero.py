@@ -130,9 +130,10 @@ def dense_nonzero(A):
     """CSR structure ``(indptr, cols, values)`` of the nonzero cells of a 2-D array.
 
     Compiled and parallel over rows: one pass over ``A`` counts the nonzero
-    cells and marks the 64-byte blocks that hold one, a second visits only
-    the marked blocks (so a sparse matrix is read once, at memory speed);
-    extra memory is one flag per 64 bytes of ``A`` beyond the result. None
+    cells and marks the blocks of 64 cells that hold one, a second visits
+    only the marked blocks (so a sparse matrix is read once, at memory
+    speed); extra memory is one flag per 64 cells of ``A`` beyond the
+    result. None
     when numba is missing or ``A`` is not a C-contiguous, native-endian
     numeric or boolean array (the caller then uses ``np.nonzero``).
 
