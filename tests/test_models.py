@@ -7,12 +7,9 @@ determinism (bit for bit on a second call; for ``als``, the same seed gives the
 same scores and another seed other scores); known values computed by hand or
 directly with NumPy (counts for ``popularity``, cosine top-K for ``item_knn``,
 EASE's closed form ``B = I - P / diag(P)``, ``P = (X^T X + lambda I)^{-1}``);
-what they do with a user's training items; and bad input, which must raise
+what they do with a user's training items and with stored zeros (no
+interaction, in every model); and bad input, which must raise
 ``TypeError``/``ValueError`` naming the argument.
-
-Where ``models.py`` accepts bad input silently or with an unclear error today,
-the test states the rule and is marked ``xfail(strict=True)``: fixing the
-function turns it into an XPASS, a failure, and the marker must then go.
 """
 
 from __future__ import annotations
@@ -20,6 +17,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -35,14 +33,6 @@ needs_implicit = pytest.mark.skipif(
     or importlib.util.find_spec("threadpoolctl") is None,
     reason="item_knn and als need the optional 'implicit' package (the 'data' extra)",
 )
-
-
-# how a test of a rule that models.py breaks today fails: an assertion, or no error raised
-FAILS = (AssertionError, pytest.fail.Exception)
-
-
-def xfail(reason, raises=FAILS):
-    return pytest.mark.xfail(strict=True, reason=reason, raises=raises)
 
 
 # the docstrings' example: items 0 and 1 always together, item 2 apart
@@ -444,28 +434,10 @@ def test_training_items_are_excluded_by_the_mask_at_evaluation():
     [
         pytest.param("popularity", id="popularity"),
         pytest.param("ease", id="ease"),
-        pytest.param(
-            "item_knn",
-            id="item_knn",
-            marks=[
-                needs_implicit,
-                xfail(
-                    "item_knn gives NaN scores when an item's only stored entries are zeros "
-                    "(0/0 in the cosine), e.g. from interaction_matrix(value=...) with a 0"
-                ),
-            ],
-        ),
-        pytest.param(
-            "als",
-            id="als",
-            marks=[
-                needs_implicit,
-                xfail(
-                    "als takes a stored zero as an interaction (confidence 1), unlike "
-                    "popularity, which counts only values > 0"
-                ),
-            ],
-        ),
+        # item_knn: no NaN from 0/0 in the cosine, e.g. interaction_matrix(value=...) with a 0
+        pytest.param("item_knn", id="item_knn", marks=[needs_implicit]),
+        # als: no confidence for a stored zero
+        pytest.param("als", id="als", marks=[needs_implicit]),
     ],
 )
 def test_a_stored_zero_is_no_interaction(name):
@@ -486,13 +458,6 @@ def test_a_stored_zero_is_no_interaction(name):
 
 def _raises_naming(name):
     return pytest.raises((TypeError, ValueError), match=rf"\b{name}\b")
-
-
-def _returns_or_names(fn, name):
-    try:
-        fn()
-    except (TypeError, ValueError) as exc:
-        assert name in str(exc), f"{type(exc).__name__} without {name!r}: {exc}"
 
 
 @pytest.mark.parametrize("name", _params(MODELS))
@@ -530,39 +495,24 @@ def test_train_with_bad_content(name, case):
         MODELS[name](BAD_TRAIN[case])
 
 
-UNCLEAR_TRAIN = {
-    "1-D": (
-        lambda: sp.coo_array(np.array([1.0, 0.0, 1.0])),
-        "a 1-D sparse array raises IndexError 'tuple index out of range'",
-        IndexError,
-    ),
-    "3-D": (
-        lambda: sp.coo_array(np.ones((2, 2, 2))),
-        "a 3-D sparse array raises scipy's 'CSR must be 1D or 2D', not naming train",
-        FAILS,
-    ),
-    "complex": (
-        lambda: sp.csr_matrix(np.array([[1 + 1j, 0], [0, 1]])),
-        "complex values are accepted, the imaginary part dropped (only a ComplexWarning)",
-        FAILS,
-    ),
-    "stored zeros only": (
-        lambda: sp.csr_matrix((np.zeros(2), ([0, 1], [0, 1])), shape=(2, 3)),
-        "stored zeros pass the 'no interaction' check (it counts stored entries)",
-        FAILS,
-    ),
+SHAPE_OR_KIND_TRAIN = {
+    "1-D": lambda: sp.coo_array(np.array([1.0, 0.0, 1.0])),
+    "3-D": lambda: sp.coo_array(np.ones((2, 2, 2))),
+    # not read as its real part
+    "complex": lambda: sp.csr_matrix(np.array([[1 + 1j, 0], [0, 1]])),
+    # the 'no interaction' check counts interactions, not stored entries
+    "stored zeros only": lambda: sp.csr_matrix((np.zeros(2), ([0, 1], [0, 1])), shape=(2, 3)),
 }
 
 
 @pytest.mark.parametrize("name", _params(MODELS))
-@pytest.mark.parametrize(
-    "case", [pytest.param(c, marks=xfail(r, e)) for c, (_, r, e) in UNCLEAR_TRAIN.items()]
-)
-@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
-def test_train_of_the_wrong_shape_or_content_xfail(name, case):
-    X = UNCLEAR_TRAIN[case][0]()
-    with _raises_naming("train"):
-        MODELS[name](X)
+@pytest.mark.parametrize("case", list(SHAPE_OR_KIND_TRAIN))
+def test_train_of_the_wrong_shape_or_content(name, case):
+    X = SHAPE_OR_KIND_TRAIN[case]()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an error, not a ComplexWarning
+        with _raises_naming("train"):
+            MODELS[name](X)
 
 
 BAD_INTEGERS = [0, -1, 1.5, True, np.bool_(True), "3", None, math.nan, 2.0]
@@ -588,59 +538,110 @@ def test_ease_l2_must_be_a_positive_number(bad):
         models.ease(_csr(X3), l2=bad)
 
 
-@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
-@xfail("ease accepts l2=inf and returns NaN scores")
 def test_ease_l2_infinite():
-    with _raises_naming("l2"):
+    # an infinite penalty would leave 0/0 (NaN) in B
+    with pytest.raises(ValueError, match=r"^l2 must be a finite number > 0, got inf"):
         models.ease(_csr(X3), l2=math.inf)
 
 
-def _als_bad(arg, bad, reason, raises=FAILS):
-    marks = [needs_implicit, xfail(reason, raises)]
-    return pytest.param(arg, bad, id=f"{arg}={bad!r}", marks=marks)
-
-
-ALS_BAD_FLOATS = [
-    _als_bad(arg, bad, reason, raises)
-    for arg in ("regularization", "alpha")
-    for bad, reason, raises in [
-        (-1.0, f"als accepts a negative {arg}", FAILS),
-        # implicit's ModelFitError derives from Exception only
-        (math.nan, "implicit raises ModelFitError 'NaN encountered in factors'", Exception),
-        (math.inf, "implicit raises ModelFitError 'NaN encountered in factors'", Exception),
-        ("abc", "float() raises 'could not convert string to float', not naming it", FAILS),
-        (None, "float() raises TypeError, not naming it", FAILS),
-        ("0.5", "als accepts a number written as a string", FAILS),
-        (True, "als accepts a bool as 1.0", FAILS),
-    ]
-]
-
-
-@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
-@pytest.mark.parametrize("arg,bad", ALS_BAD_FLOATS)
-def test_als_regularization_and_alpha_must_be_non_negative_numbers_xfail(arg, bad):
-    with _raises_naming(arg):
-        _als(_csr(X3), **{arg: bad})
-
-
-ALS_BAD_SEEDS = [
-    _als_bad("seed", 1.5, "als truncates seed=1.5 to 1 (check_seed: TypeError)"),
-    _als_bad("seed", "3", "als reads seed='3' as 3 (check_seed: TypeError)"),
-    _als_bad("seed", True, "als takes seed=True as 1 (check_seed: TypeError)"),
-    _als_bad("seed", -1, "implicit raises 'expected non-negative integer', not naming seed"),
-    _als_bad("seed", math.nan, "int() raises 'cannot convert float NaN', not naming seed"),
-    _als_bad("seed", "abc", "int() raises 'invalid literal for int()', not naming seed"),
-]
-
-
-@pytest.mark.parametrize("arg,bad", ALS_BAD_SEEDS)
-def test_als_seed_must_be_a_non_negative_integer_xfail(arg, bad):
-    with _raises_naming(arg):
+@needs_implicit
+@pytest.mark.parametrize("arg", ["regularization", "alpha"])
+@pytest.mark.parametrize(
+    "bad,error",
+    [
+        (-1.0, ValueError),
+        (math.nan, ValueError),
+        (math.inf, ValueError),
+        ("abc", TypeError),
+        (None, TypeError),
+        ("0.5", TypeError),
+        (True, TypeError),
+    ],
+    ids=repr,
+)
+def test_als_regularization_and_alpha_must_be_finite_non_negative_numbers(arg, bad, error):
+    # recmetrics._validation.check_positive_number's errors
+    with pytest.raises(error, match=rf"^{arg} must be a (real|finite) number"):
         _als(_csr(X3), **{arg: bad})
 
 
 @needs_implicit
-@xfail("als(seed=None) raises int()'s TypeError, naming neither seed nor its meaning")
-def test_als_seed_none_works_or_names_seed():
+def test_als_regularization_may_be_zero_alpha_may_not():
+    # implicit adds regularization * I to a Gram matrix; alpha * value weighs an
+    # observed interaction, and alpha = 0 would weigh none
+    assert np.isfinite(_als(_csr(X3), regularization=0.0)).all()
+    with pytest.raises(ValueError, match=r"^alpha must be a finite number > 0, got 0.0"):
+        _als(_csr(X3), alpha=0.0)
+
+
+@needs_implicit
+@pytest.mark.parametrize(
+    "bad,error",
+    [
+        (1.5, TypeError),
+        ("3", TypeError),
+        (True, TypeError),
+        (-1, ValueError),
+        (math.nan, TypeError),
+        ("abc", TypeError),
+    ],
+    ids=repr,
+)
+def test_als_seed_must_be_a_non_negative_integer(bad, error):
+    # recmetrics._validation.check_seed's errors
+    with pytest.raises(error, match=r"^seed must be"):
+        _als(_csr(X3), seed=bad)
+
+
+@needs_implicit
+def test_als_seed_none_is_fresh_entropy_a_generator_is_used_as_it_is():
     # the package's seeds (recmetrics._validation.check_seed) take None as fresh entropy
-    _returns_or_names(lambda: _als(_csr(X3), seed=None), "seed")
+    X = _csr(_random_train(10, shape=(15, 8)))
+    a, b = _als(X, seed=None), _als(X, seed=None)
+    assert np.isfinite(a).all() and not np.allclose(a, b)
+    np.testing.assert_array_equal(_als(X, seed=np.random.default_rng(3)), _als(X, seed=3))
+    np.testing.assert_array_equal(
+        _als(X, seed=np.random.SeedSequence(3)), _als(X, seed=np.random.default_rng(3))
+    )
+
+
+@needs_implicit
+def test_als_confidences_out_of_float32_range_raise():
+    # implicit computes alpha * value in float32: beyond its range, NaN factors
+    with pytest.raises(ValueError, match=r"^alpha \* train must lie within float32's range"):
+        _als(_csr(X3), alpha=1e308)
+    for v in (1e200, 1e-300):
+        with pytest.raises(ValueError, match=r"\btrain\b.*float32's range"):
+            _als(_csr(np.array(X3) * v))
+
+
+@needs_implicit
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
+def test_als_divergence_names_its_hyperparameters():
+    # implicit's ModelFitError (an Exception only) becomes a ValueError
+    with pytest.raises(ValueError, match=r"^als diverged .*regularization=1e\+308"):
+        _als(_csr(X3), regularization=1e308)
+
+
+@needs_implicit
+@pytest.mark.parametrize("v", [1e-200, 1e308])
+def test_item_knn_never_returns_nan(v):
+    # the squares in the cosine's norms under- or overflow: an error, not NaN
+    with pytest.raises(ValueError, match=r"^train holds values too small or too large"):
+        models.item_knn(_csr(np.array(X3) * v))
+    # one such item is enough
+    a = np.array(X3, dtype=np.float64)
+    a[:, 1] *= v
+    with pytest.raises(ValueError, match=r"item 1's values under- or overflow"):
+        models.item_knn(_csr(a))
+
+
+def test_ease_l2_too_small_for_a_singular_gram_matrix():
+    # X3's columns 0 and 1 are equal: X^T X is singular
+    with pytest.raises(ValueError, match=r"^X\^T X \+ l2 I is singular: l2=1e-300 "):
+        models.ease(_csr(X3), l2=1e-300)
+
+
+def test_ease_values_too_large_for_the_gram_matrix():
+    with pytest.raises(ValueError, match=r"^train holds values too large for X\^T X"):
+        models.ease(_csr(np.array(X3) * 1e200))
