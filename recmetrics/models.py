@@ -16,6 +16,15 @@ score matrix ``(n_users, n_items)`` that every metric of the package takes:
 
 Every function takes the training interactions as a user x item matrix
 (:func:`recmetrics.split.interaction_matrix`) and never sees test data.
+
+A stored zero is no interaction, in every model: ``train`` is copied and its
+explicit zeros are dropped (``eliminate_zeros``) before anything is computed,
+so a matrix with stored zeros gives the same scores as the same matrix
+without them (``popularity`` counts only values > 0, as before). An item
+whose stored entries are all zero is thus an item nobody interacted with: it
+has no neighbours in :func:`item_knn` and scores 0 there (never NaN). A
+``train`` with stored zeros only has no interaction and raises.
+
 ``implicit`` is an optional dependency (``pip install "implicit>=0.7.2" "threadpoolctl>=3"``,
 or ``pip install ".[data]"`` in a checkout of this repository).
 
@@ -32,22 +41,36 @@ References
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
 import numpy as np
 import scipy.sparse as sp
 
+from ._validation import check_positive_number, check_seed
+
 __all__ = ["popularity", "item_knn", "als", "ease"]
 
 
 def _train_matrix(train):
+    """``train`` as a new CSR float64 matrix without stored zeros, or a clear error."""
     if not sp.issparse(train):
         raise TypeError(
             "train must be a scipy.sparse user x item matrix of training interactions "
             f"(see recmetrics.split.interaction_matrix), got {type(train).__name__}"
         )
-    m = sp.csr_matrix(train, dtype=np.float64)
+    if train.ndim != 2:
+        raise ValueError(
+            f"train must be a 2-D user x item matrix, got a {train.ndim}-D sparse array "
+            f"of shape {train.shape}"
+        )
+    if train.dtype.kind not in "biuf":
+        raise TypeError(f"train must hold real numbers, got dtype {train.dtype}")
+    # a copy (the caller's matrix is never changed) without its stored zeros:
+    # a stored zero is no interaction, in every model
+    m = sp.csr_matrix(train, dtype=np.float64, copy=True)
+    m.eliminate_zeros()
     if m.shape[0] == 0 or m.shape[1] == 0 or m.nnz == 0:
         raise ValueError(f"train has no interaction (shape {m.shape})")
     if not np.all(np.isfinite(m.data)) or (m.data < 0).any():
@@ -127,6 +150,7 @@ def item_knn(train, *, neighbours=100):
     from implicit.nearest_neighbours import CosineRecommender
 
     m = _train_matrix(train)
+    _check_cosine_norms(m)
     # more neighbours than items means every item (implicit's K is a C integer)
     k = min(_positive_int(neighbours, "neighbours"), max(int(m.shape[1]), 1))
     model = CosineRecommender(K=k, num_threads=1)
@@ -134,7 +158,32 @@ def item_knn(train, *, neighbours=100):
         warnings.simplefilter("ignore")
         model.fit(m, show_progress=False)
     sim = sp.csr_matrix(model.similarity, dtype=np.float64)
-    return np.asarray((m @ sim).todense())
+    scores = np.asarray((m @ sim).todense())
+    if not np.isfinite(scores).all():
+        raise ValueError(
+            "train holds values too large for item_knn's sums in float64; rescale train"
+        )
+    return scores
+
+
+def _check_cosine_norms(m):
+    """Raise unless every item's squared norm is finite and > 0 in float64.
+
+    ``implicit`` divides each item's column by ``sqrt(sum of squares)``: a sum
+    that underflows to 0 gives infinite (then NaN) similarities, one that
+    overflows gives similarities 0. (An item without entries has no norm and
+    no neighbours: it scores 0.)
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        squares = np.bincount(m.indices, weights=m.data**2, minlength=m.shape[1])
+    present = np.bincount(m.indices, minlength=m.shape[1]) > 0
+    bad = present & ~((squares > 0) & np.isfinite(squares))
+    if bad.any():
+        raise ValueError(
+            "train holds values too small or too large for cosine similarities in float64 "
+            f"(the squares of item {int(np.argmax(bad))}'s values under- or overflow); "
+            "rescale train"
+        )
 
 
 def als(train, *, factors=64, iterations=15, regularization=0.05, alpha=1.0, seed=0):
@@ -143,17 +192,21 @@ def als(train, *, factors=64, iterations=15, regularization=0.05, alpha=1.0, see
     Parameters
     ----------
     train : scipy.sparse matrix of shape (n_users, n_items)
-        Training interactions (the confidence is ``1 + alpha * value``).
+        Training interactions: an observed one (a value > 0) has preference 1
+        and confidence ``alpha * value``, an unobserved one preference 0 and
+        confidence 1 (``implicit``'s weighting).
     factors : int, default 64
         Number of latent factors.
     iterations : int, default 15
         ALS sweeps.
     regularization : float, default 0.05
-        L2 penalty on the factors.
+        L2 penalty on the factors, finite and >= 0.
     alpha : float, default 1.0
-        Confidence scale of the observed interactions.
-    seed : int, default 0
-        Seed of the initial factors.
+        Confidence scale of the observed interactions, finite and > 0.
+    seed : None, int or numpy.random.Generator, default 0
+        Seed of the initial factors, read as everywhere in the package: a
+        non-negative integer, a ``Generator`` (used as it is), or ``None``
+        for fresh entropy (then two runs differ).
 
     Returns
     -------
@@ -164,6 +217,8 @@ def als(train, *, factors=64, iterations=15, regularization=0.05, alpha=1.0, see
     Computed in double precision with one thread: ``implicit``'s default
     single precision would leave near-ties between items at the level of
     float32 round-off, where a different processor could swap them.
+    (``implicit`` still holds the confidences ``alpha * value`` in single
+    precision: values or products out of float32's range raise.)
 
     Examples
     --------
@@ -174,25 +229,64 @@ def als(train, *, factors=64, iterations=15, regularization=0.05, alpha=1.0, see
     """
     _implicit()
     from implicit.cpu.als import AlternatingLeastSquares
+    from implicit.recommender_base import ModelFitError
     from threadpoolctl import threadpool_limits
 
     m = _train_matrix(train)
+    factors = _positive_int(factors, "factors")
+    iterations = _positive_int(iterations, "iterations")
+    # implicit adds regularization * I to a Gram matrix (0 is allowed) and
+    # weighs an observed interaction by alpha * value (0 would weigh none)
+    regularization = check_positive_number(regularization, "regularization", strict=False)
+    alpha = check_positive_number(alpha, "alpha")
+    rng = check_seed(seed)  # None: fresh entropy; implicit takes the Generator as it is
+    _check_confidences(m, alpha)
     # one BLAS thread: implicit asks for it, and its sums then run in one order
     with threadpool_limits(1, "blas"):
         model = AlternatingLeastSquares(
-            factors=_positive_int(factors, "factors"),
-            iterations=_positive_int(iterations, "iterations"),
-            regularization=float(regularization),
-            alpha=float(alpha),
-            random_state=int(seed),
+            factors=factors,
+            iterations=iterations,
+            regularization=regularization,
+            alpha=alpha,
+            random_state=rng,
             num_threads=1,
             dtype=np.float64,
         )
-        model.fit(m, show_progress=False)
+        try:
+            model.fit(m, show_progress=False)
+        except ModelFitError:
+            raise ValueError(
+                "als diverged (implicit found NaN in the factors): regularization="
+                f"{regularization!r} and alpha={alpha!r} overflow its conjugate-gradient "
+                "steps with these values of train; use smaller ones"
+            ) from None
     return (
         np.asarray(model.user_factors, dtype=np.float64)
         @ np.asarray(model.item_factors, dtype=np.float64).T
     )
+
+
+def _check_confidences(m, alpha):
+    """Raise unless implicit's confidences ``alpha * value`` are finite and > 0 in float32.
+
+    ``implicit`` casts ``train`` to float32 and multiplies it by ``alpha``
+    (the factors are float64, the confidences are not): a value or a product
+    out of float32's range would become 0 or infinity, and the factors NaN.
+    """
+    with np.errstate(over="ignore"):
+        values = m.data.astype(np.float32)
+    if not (np.isfinite(values).all() and (values > 0).all()):
+        raise ValueError(
+            "als computes its confidences in single precision: the values of train must "
+            f"lie within float32's range, found {m.data.min():g} to {m.data.max():g}"
+        )
+    with np.errstate(over="ignore", under="ignore"):
+        conf = values * alpha if alpha != 1.0 else values
+    if not (np.isfinite(conf).all() and (conf > 0).all()):
+        raise ValueError(
+            f"alpha * train must lie within float32's range (implicit's confidences), got "
+            f"alpha={alpha!r} with values of train from {m.data.min():g} to {m.data.max():g}"
+        )
 
 
 def ease(train, *, l2=500.0):
@@ -225,9 +319,28 @@ def ease(train, *, l2=500.0):
     m = _train_matrix(train)
     if isinstance(l2, (bool, np.bool_)) or not isinstance(l2, numbers.Real) or not l2 > 0:
         raise ValueError(f"l2 must be a number > 0, got {l2!r}")
+    try:
+        finite = math.isfinite(l2)
+    except OverflowError:  # an integer beyond float64
+        finite = False
+    if not finite:  # an infinite penalty leaves 0/0 in B
+        raise ValueError(f"l2 must be a finite number > 0, got {l2!r}")
     gram = (m.T @ m).toarray()
+    if not np.isfinite(gram).all():
+        raise ValueError("train holds values too large for X^T X in float64; rescale train")
     gram[np.diag_indices_from(gram)] += float(l2)
-    p = np.linalg.inv(gram)
+    try:
+        p = np.linalg.inv(gram)
+    except np.linalg.LinAlgError:
+        raise ValueError(
+            f"X^T X + l2 I is singular: l2={l2!r} is too small for the values of train"
+        ) from None
     b = -p / np.diag(p)
     b[np.diag_indices_from(b)] = 0.0
-    return np.asarray(m @ b)
+    scores = np.asarray(m @ b)
+    if not np.isfinite(scores).all():
+        raise ValueError(
+            f"ease's scores are not finite: l2={l2!r} is too small or too large for the "
+            "values of train (X^T X + l2 I is numerically singular); change l2 or rescale train"
+        )
+    return scores
