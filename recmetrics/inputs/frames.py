@@ -351,28 +351,7 @@ def from_frames(
         j_start = np.where(j_found, _take(values, j_row) - 1.0, np.inf)
         return _with_judgments(r, uids, ju, j_start, np.ones_like(j_start), n_users)
 
-    # scores: the items above each prediction, those tied with it, and (for
-    # trec_eval's order) the tied ones with a larger id in string order
-    if ties == "trec_eval":
-        as_text = items.astype(str).to_numpy()
-        text_rank = np.argsort(np.argsort(as_text, kind="stable"), kind="stable")
-        skey = (len(items) - 1) - text_rank[pi]  # larger id first
-        n_text = len(items)
-    else:  # the order within a tie group does not matter
-        skey, n_text = None, 1
-    order = _by_user_score(pu, values, skey, n_users, n_text)
-    su, sv = pu[order], values[order]
-    user_start = np.searchsorted(su, su, side="left")
-    new_group = np.r_[True, (su[1:] != su[:-1]) | (sv[1:] != sv[:-1])]
-    group_id = np.cumsum(new_group) - 1
-    group_start = np.flatnonzero(new_group)[group_id]
-    group_size = np.bincount(group_id)[group_id]
-    greater = np.empty(order.shape[0])
-    equal = np.empty(order.shape[0])
-    after = np.empty(order.shape[0])
-    greater[order] = group_start - user_start
-    equal[order] = group_size
-    after[order] = np.arange(order.shape[0]) - group_start
+    order, group_id, greater, equal, after = _score_groups(pu, pi, values, items, ties, n_users)
     s = np.where(found, _take(values, row), -np.inf)
     dropped = ~found
     if not retrieve_nonpositive:
@@ -393,29 +372,63 @@ def from_frames(
     )
     if not ju.shape[0]:  # no judged non-relevant row: nothing more to place
         return _with_judgments(r, uids, ju, np.empty(0), np.empty(0), n_users)
-    # where each judged non-relevant item can sit under the tie policy: its
-    # score group, less the places the group's relevant items take first
-    # (optimistic) or last (pessimistic); trec_eval's order fixes it
     gid = np.empty(order.shape[0], dtype=np.int64)
     gid[order] = group_id
     rel_in_group = np.bincount(gid[row[found]], minlength=int(group_id.max(initial=-1)) + 1)
-    g_above, g_size = _take(greater, j_row), _take(equal, j_row)
-    rel = (
-        np.where(j_found, rel_in_group[gid[np.maximum(j_row, 0)]], 0)
-        if len(gid)
-        else np.zeros(len(j_row))
+    rel = np.where(j_found, rel_in_group[gid[np.maximum(j_row, 0)]], 0) if len(gid) else 0.0
+    j_start, j_size = _judged_places(
+        ties, _take(greater, j_row), _take(equal, j_row), _take(after, j_row), rel
     )
-    if ties == "trec_eval":
-        j_start, j_size = g_above + _take(after, j_row), np.ones_like(g_above)
-    elif ties == "optimistic":
-        j_start, j_size = g_above + rel, g_size - rel
-    elif ties == "pessimistic":
-        j_start, j_size = g_above, g_size - rel
-    else:
-        j_start, j_size = g_above, g_size
     j_start = np.where(j_found, j_start, np.inf)
     j_size = np.where(j_found, j_size, 1.0)
     return _with_judgments(r, uids, ju, j_start, j_size, n_users)
+
+
+def _score_groups(pu, pi, values, items, ties, n_users):
+    """Per prediction row: the items above it, its score group, its place in the group.
+
+    Returns the rows' order by (user, decreasing score), each sorted row's
+    group id, and per row (in input order) the user's items scored higher
+    (``greater``), the size of its score group (``equal``) and the group's
+    items before it in trec_eval's order (``after``: larger ids first).
+    """
+    if ties == "trec_eval":
+        as_text = items.astype(str).to_numpy()
+        text_rank = np.argsort(np.argsort(as_text, kind="stable"), kind="stable")
+        skey = (len(items) - 1) - text_rank[pi]  # larger id first
+        n_text = len(items)
+    else:  # the order within a tie group does not matter
+        skey, n_text = None, 1
+    order = _by_user_score(pu, values, skey, n_users, n_text)
+    su, sv = pu[order], values[order]
+    user_start = np.searchsorted(su, su, side="left")
+    new_group = np.r_[True, (su[1:] != su[:-1]) | (sv[1:] != sv[:-1])]
+    group_id = np.cumsum(new_group) - 1
+    group_start = np.flatnonzero(new_group)[group_id]
+    group_size = np.bincount(group_id)[group_id]
+    greater = np.empty(order.shape[0])
+    equal = np.empty(order.shape[0])
+    after = np.empty(order.shape[0])
+    greater[order] = group_start - user_start
+    equal[order] = group_size
+    after[order] = np.arange(order.shape[0]) - group_start
+    return order, group_id, greater, equal, after
+
+
+def _judged_places(ties, above, size, before_in_group, rel_in_group):
+    """Where a judged non-relevant item can sit: ``(start, size)`` under the tie policy.
+
+    Its score group (``above`` items higher, ``size`` tied), less the places
+    the group's relevant items take first (optimistic) or last
+    (pessimistic); trec_eval's order fixes its place.
+    """
+    if ties == "trec_eval":
+        return above + before_in_group, np.ones_like(above)
+    if ties == "optimistic":
+        return above + rel_in_group, size - rel_in_group
+    if ties == "pessimistic":
+        return above, size - rel_in_group
+    return above, size
 
 
 def _rows_of(p_key, p_order, keys):
