@@ -57,10 +57,10 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._docs import fill_doc
-from .._ids import _align_ids, _as_int_ids, _dtype_text, _id_index, _id_kind, _show, _whole
-from .._kernels import CHUNK_CELLS, jaccard_pair_sums
-from .._validation import (
+from ..._docs import fill_doc
+from ..._ids import _align_ids, _as_int_ids, _dtype_text, _id_index, _id_kind, _show, _whole
+from ..._kernels import CHUNK_CELLS, jaccard_pair_sums
+from ..._validation import (
     as_numeric_array,
     check_bool,
     check_choice,
@@ -69,8 +69,8 @@ from .._validation import (
     check_positive_number,
     check_unique_items,
 )
-from ..providers import BEYOND_PRESETS, BEYOND_SOURCES
-from ..providers import PRESETS as RANKING_PRESETS
+from ...providers import BEYOND_PRESETS, BEYOND_SOURCES
+from ...providers import PRESETS as RANKING_PRESETS
 
 __all__ = [
     "top_k",
