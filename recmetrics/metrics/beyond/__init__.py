@@ -16,7 +16,9 @@ Recommended lists are given as
 * a list of lists of item ids (one ranked list per user, best first), or a
   2-D integer or object array of item ids ``(n_users, length)``;
 * a long pandas DataFrame with ``user``, ``item`` and ``rank`` (1 = first) or
-  ``score`` columns, as :func:`recmetrics.from_frames` reads predictions;
+  ``score`` columns, as :func:`recmetrics.from_frames` reads predictions
+  (with both, ``score`` orders the lists there and here; in
+  :func:`recmetrics.evaluate`, ``rank=`` makes both follow the ranks);
 
 a score matrix becomes lists through :func:`top_k`. One rule cuts every list
 at ``k``, the ranking metrics' rule: an item is in the top ``k`` when its

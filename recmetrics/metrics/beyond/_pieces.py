@@ -22,13 +22,14 @@ recommended : list of lists, 2-D array of item ids, or pandas.DataFrame
     float array is refused, because it would be a score matrix: turn
     scores into lists with :func:`recmetrics.beyond.top_k`); or a long
     DataFrame with ``user``, ``item`` and ``rank`` or ``score`` columns,
-    one row per recommended item. Ranks are integers >= 1 (1 = first),
-    distinct within a user, gaps allowed; with scores, an item's rank is
-    its position after sorting the user's rows by decreasing score, equal
-    scores in increasing item id order. An item is in the top ``k`` when
-    its rank (its position in a list or array row) is at most ``k``, as
-    for the ranking metrics. Per-user results are indexed by the user ids
-    of a DataFrame, by position otherwise.""",
+    one row per recommended item (with both, ``score`` orders the lists,
+    as in :func:`recmetrics.from_frames`). Ranks are integers >= 1
+    (1 = first), distinct within a user, gaps allowed; with scores, an
+    item's rank is its position after sorting the user's rows by
+    decreasing score, equal scores in increasing item id order. An item
+    is in the top ``k`` when its rank (its position in a list or array
+    row) is at most ``k``, as for the ranking metrics. Per-user results
+    are indexed by the user ids of a DataFrame, by position otherwise.""",
     "b_items": """\
 items : array-like, optional
     The item id of each column when ``recommended`` holds column

@@ -358,10 +358,12 @@ def _read_frame(frame, k, user, item, rank, score, name="recommended"):
     if rank is not None and score is not None:
         raise TypeError("pass rank= or score=, not both")
     if rank is None and score is None:
-        if "rank" in frame.columns:
-            rank = "rank"
-        elif "score" in frame.columns:
+        # the ranking metrics' rule (recmetrics.from_frames): the 'score'
+        # column unless rank= names one; a frame of ranks only is read by them
+        if "score" in frame.columns:
             score = "score"
+        elif "rank" in frame.columns:
+            rank = "rank"
         else:
             raise ValueError(f"{name} needs a 'rank' or 'score' column (or pass rank= / score=)")
     key = rank if rank is not None else score
