@@ -645,6 +645,72 @@ def test_score_frames_rank_by_score_then_item_id():
         beyond.coverage(frame.assign(rank=[2, 2, 3]).drop(columns="score"), n_items=3)
 
 
+# predictions holding a score and a rank that order the items differently
+BOTH = pd.DataFrame(
+    {
+        "user": [1, 1, 1, 1, 2, 2, 2],
+        "item": ["a", "b", "c", "d", "b", "c", "e"],
+        "score": [0.9, 0.7, 0.5, 0.1, 0.2, 0.8, 0.6],  # 1: a b c d, 2: c e b
+        "rank": [4, 3, 1, 2, 1, 3, 2],  # 1: c d b a, 2: b e c
+    }
+)
+BOTH_TRUTH = pd.DataFrame({"user": [1, 1, 2], "item": ["a", "d", "c"]})
+BOTH_TRAIN = pd.DataFrame(
+    {"user": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "item": list("aaaabbbcde")}
+)  # counts a 4, b 3, c 1, d 1, e 1
+
+
+def _top(frame, k, by):
+    """Each user's top ``k`` items (users 1, 2), ordered by ``by`` as from_frames orders them."""
+    order = frame.sort_values(["user", by], ascending=[True, by == "rank"])
+    return [order.loc[order["user"] == u, "item"].tolist()[:k] for u in (1, 2)]
+
+
+def _from_lists(lists, k):
+    """precision@k, arp@k and novelty@k per user, computed from the given top-k lists."""
+    relevant = [set(BOTH_TRUTH.loc[BOTH_TRUTH["user"] == u, "item"]) for u in (1, 2)]
+    return pd.DataFrame(
+        {
+            f"precision@{k}": [
+                len(set(lst) & rel) / k for lst, rel in zip(lists, relevant, strict=True)
+            ],
+            f"arp@{k}": beyond.average_popularity(lists, BOTH_TRAIN, per_user=True),
+            f"novelty@{k}": beyond.novelty(lists, BOTH_TRAIN, per_user=True),
+        },
+        index=pd.Index([1, 2], name="user"),
+    )
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_score_and_rank_columns_give_every_metric_of_evaluate_the_same_lists(k):
+    # issue 25: with both columns, precision followed the score and ARP the
+    # rank in one call; the lists now follow from_frames' rule: the score
+    # unless rank= names the column of ranks (score= names the score column)
+    import recmetrics as rm
+
+    names = [f"precision@{k}", f"arp@{k}", f"novelty@{k}"]
+    kw = {"popularity": BOTH_TRAIN, "per_user": True}
+    by_score, by_rank = (
+        _from_lists(_top(BOTH, k, "score"), k),
+        _from_lists(_top(BOTH, k, "rank"), k),
+    )
+    assert not by_score.equals(by_rank)  # the two orders disagree at every k here
+    pd.testing.assert_frame_equal(rm.evaluate(BOTH_TRUTH, BOTH, names, **kw), by_score)
+    pd.testing.assert_frame_equal(
+        rm.evaluate(BOTH_TRUTH, BOTH, names, score="score", **kw), by_score
+    )
+    pd.testing.assert_frame_equal(rm.evaluate(BOTH_TRUTH, BOTH, names, rank="rank", **kw), by_rank)
+    # the functions of recmetrics.beyond read such a frame by its score too
+    np.testing.assert_array_equal(
+        beyond.average_popularity(BOTH, BOTH_TRAIN, k=k, per_user=True), by_score[f"arp@{k}"]
+    )
+    # a frame of ranks only is still read by its ranks
+    np.testing.assert_array_equal(
+        beyond.average_popularity(BOTH.drop(columns="score"), BOTH_TRAIN, k=k, per_user=True),
+        by_rank[f"arp@{k}"],
+    )
+
+
 def test_hamming_counts_the_features_whose_values_differ():
     feats = pd.DataFrame(
         {"seasons": [1, 2, 2, 5], "kids": [0, 0, 1, 1], "rating": [1.5, 1.5, 3.0, 3.0]},
