@@ -26,6 +26,16 @@ variant; :func:`corrected_metric` applies it to observed sampled ranks and
 :func:`estimator_bias_variance` gives the bias and variance of any such vector
 as a function of the true rank.
 
+**Argument order.** Every function takes its data first (``ranks``,
+``sampled_ranks``, ``values``), then the sampling set-up (``n_items``, and
+``n_samples`` where it is not implied by the data), then the ``metric``,
+then keywords: ``expected_metric(ranks, n_items, n_samples, metric)``,
+``corrected_metric(sampled_ranks, n_items, n_samples, metric)``,
+``correction(n_items, n_samples, metric)`` (no data: the vector for every
+rank), ``estimator_bias_variance(values, ranks, n_items, metric)`` (``m``
+is ``len(values) - 1``). :func:`metric_function`, which builds a metric
+from its name, takes the ``metric`` first.
+
 **One formula, once.** The value of a metric at a rank comes from the ranking
 core (:func:`recmetrics.ndcg`, :func:`recmetrics.recall`, ... with
 ``ranks=``), through :func:`metric_function`; nothing here re-implements a
