@@ -124,7 +124,8 @@ def main() -> int:
     found = cycles(graph)
     big = {n: c for n, c in counts.items() if c > MAX_MODULE_LINES}
     long = long_functions(mods)
-    print(f"\n{len(mods)} modules, {sum(counts.values())} lines, {sum(map(len, graph.values()))} imports")
+    n_imports = sum(map(len, graph.values()))
+    print(f"\n{len(mods)} modules, {sum(counts.values())} lines, {n_imports} imports")
     print(f"cycles: {found or 'none'}")
     print(f"modules over {MAX_MODULE_LINES} lines: {big or 'none'}")
     print(f"functions over {MAX_FUNCTION_LINES} lines (docstring excluded): {long or 'none'}")

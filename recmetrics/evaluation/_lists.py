@@ -15,8 +15,8 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..inputs.forms import _is_relevant_collection, input_form
+from ..inputs.lists import _check_eval_frames, _check_eval_matrix, _columns, _read_lists, top_k
 from ..metrics import beyond as _beyond
-from ..metrics.beyond import _read_lists, top_k
 
 __all__ = ["recommended_lists", "beyond_values"]
 
@@ -105,7 +105,7 @@ def recommended_lists(call):
 def _from_frames(call):
     frame = call.frame
     user, item = frame["user"] or "user", frame["item"] or "item"
-    _beyond._check_eval_frames(call.y_true, call.y_score, user, item, frame["relevance"])
+    _check_eval_frames(call.y_true, call.y_score, user, item, frame["relevance"])
     lists = _read_lists(
         call.y_score,
         None,
@@ -131,8 +131,8 @@ def _from_scores(call, items):
         )
     if not isinstance(y_score, list) and np.ndim(y_score) != 2:
         raise TypeError("beyond-accuracy metrics need one row of scores per user (2-D)")
-    S = _beyond._check_eval_matrix(y_true, y_score)
-    columns = None if items is None else _beyond._columns(items, S.shape[1], "y_score")
+    S = _check_eval_matrix(y_true, y_score)
+    columns = None if items is None else _columns(items, S.shape[1], "y_score")
     lists = _read_lists(top_k(S, max(ks), mask=call.mask), items=columns, n_positions=S.shape[1])
     T = sp.coo_matrix(y_true) if not sp.issparse(y_true) else y_true.tocoo()
     pos = T.data > 0

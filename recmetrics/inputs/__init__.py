@@ -5,9 +5,14 @@
   data frames, a prebuilt Ranking), and the Ranking built from them;
 * :mod:`~recmetrics.inputs.frames`: long data frames ``(truth,
   predictions)`` -> Ranking (:func:`~recmetrics.from_frames`), with the
-  judged non-relevant rows of ``truth`` kept apart from unjudged items.
+  judged non-relevant rows of ``truth`` kept apart from unjudged items;
+* :mod:`~recmetrics.inputs.lists`: recommended lists in every form (lists
+  of ids, arrays, long frames, the top ``k`` of a score matrix) -> the
+  lists the beyond-accuracy metrics read
+  (``recmetrics.ranking.recommended``);
+* :mod:`~recmetrics.inputs.ids`: ids and frames of interactions, read and
+  checked once (id kinds, alignment across frames, labels, time columns).
 
 Files are read into long data frames by :mod:`recmetrics.io`, upstream of
-this layer; ids and frames of interactions are checked by
-``recmetrics._ids``.
+this layer.
 """

@@ -39,20 +39,20 @@ References
 
 from __future__ import annotations
 
-# the id and frame helpers moved to recmetrics._ids; importable from here as before
-from .._ids import _KINDS as _KINDS
-from .._ids import _align_ids as _align_ids
-from .._ids import _as_float_ids as _as_float_ids
-from .._ids import _as_int_ids as _as_int_ids
-from .._ids import _check_label as _check_label
-from .._ids import _check_no_duplicates as _check_no_duplicates
-from .._ids import _check_time as _check_time
-from .._ids import _dtype_text as _dtype_text
-from .._ids import _frame as _frame
-from .._ids import _id_index as _id_index
-from .._ids import _id_kind as _id_kind
-from .._ids import _show as _show
-from .._ids import _whole as _whole
+# the id and frame helpers live in recmetrics.inputs.ids; importable from here as before
+from ..inputs.ids import _KINDS as _KINDS
+from ..inputs.ids import _align_ids as _align_ids
+from ..inputs.ids import _as_float_ids as _as_float_ids
+from ..inputs.ids import _as_int_ids as _as_int_ids
+from ..inputs.ids import _check_label as _check_label
+from ..inputs.ids import _check_no_duplicates as _check_no_duplicates
+from ..inputs.ids import _check_time as _check_time
+from ..inputs.ids import _dtype_text as _dtype_text
+from ..inputs.ids import _frame as _frame
+from ..inputs.ids import _id_index as _id_index
+from ..inputs.ids import _id_kind as _id_kind
+from ..inputs.ids import _show as _show
+from ..inputs.ids import _whole as _whole
 from .by_time import leave_last_out, temporal
 from .candidates import sample_candidates
 from .folds import kfold

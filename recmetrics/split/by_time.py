@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from .._ids import _check_no_duplicates, _check_time, _frame
+from ..inputs.ids import _check_no_duplicates, _check_time, _frame
 from ._common import _check_min_train, _finish, _within_user_position
 
 __all__ = ["temporal", "leave_last_out"]

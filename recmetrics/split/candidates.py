@@ -7,8 +7,8 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from .._ids import _align_ids, _check_no_duplicates, _frame, _id_index, _show
 from .._validation import check_seed
+from ..inputs.ids import _align_ids, _check_no_duplicates, _frame, _id_index, _show
 
 __all__ = ["sample_candidates"]
 

@@ -7,8 +7,8 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from .._ids import _check_no_duplicates, _frame
 from .._validation import check_seed
+from ..inputs.ids import _check_no_duplicates, _frame
 from ._common import _check_min_train, _finish, _within_user_position
 
 __all__ = ["random_holdout"]

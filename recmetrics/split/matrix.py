@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._ids import _align_ids, _check_no_duplicates, _frame, _id_index, _show
 from .._validation import as_numeric_array, check_bool
+from ..inputs.ids import _align_ids, _check_no_duplicates, _frame, _id_index, _show
 
 __all__ = ["relevant_from_ratings", "interaction_matrix"]
 

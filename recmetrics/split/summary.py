@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .._ids import _align_ids, _check_no_duplicates, _frame
+from ..inputs.ids import _align_ids, _check_no_duplicates, _frame
 from ._common import _DROPPED
 
 __all__ = ["split_summary"]

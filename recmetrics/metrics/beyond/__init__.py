@@ -32,7 +32,10 @@ by ids of another type than the lists' (integers against strings) raise
 
 The package holds
 
-* :mod:`.lists`: :func:`top_k` and the readers of recommended lists;
+* the lists come from the inputs layer: :func:`top_k` and the readers of
+  every form are in :mod:`recmetrics.inputs.lists`, the flattened lists in
+  ``recmetrics.ranking.recommended`` (``top_k`` is re-exported here);
+* ``_common``: small checks shared by the metrics;
 * :mod:`._side`: item data keyed by id (popularity, features, per-user
   collections such as the history);
 * :mod:`._presets`: :data:`PRESETS`, :data:`SOURCES`, :func:`describe`;
@@ -61,19 +64,19 @@ References
 
 # the private names are those that other modules, tests and benchmarks use
 # (recmetrics.evaluation._lists, tests/test_beyond.py, benchmarks/bench_beyond.py)
+from ...inputs.lists import (  # noqa: F401
+    _check_eval_frames,
+    _check_eval_matrix,
+    _columns,
+    _read_lists,
+    top_k,
+)
+from ...ranking.recommended import _Lists  # noqa: F401
 from ._presets import PRESETS, SOURCES, _resolve, describe  # noqa: F401
 from ._side import _by_popularity  # noqa: F401
 from .calibration import calibration
 from .catalogue import coverage, entropy, gini, user_coverage
 from .diversity import _pair_sums_numpy, _Space, intra_list_diversity  # noqa: F401
-from .lists import (  # noqa: F401
-    _check_eval_frames,
-    _check_eval_matrix,
-    _columns,
-    _Lists,
-    _read_lists,
-    top_k,
-)
 from .popularity import average_popularity, long_tail_share, novelty
 from .serendipity import serendipity
 

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..._ids import _align_ids, _as_int_ids, _dtype_text, _id_kind, _show, _whole
 from ..._validation import as_numeric_array, check_positive_number
+from ...inputs.ids import _align_ids, _as_int_ids, _dtype_text, _id_kind, _show, _whole
 
 __all__: list[str] = []
 

@@ -7,10 +7,11 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..._validation import check_bool, check_fraction
+from ...inputs.lists import _read_lists
+from ._common import _check_base, _pos_weights
 from ._pieces import _fill_doc
 from ._presets import _resolve
 from ._side import _feature_matrix, _user_rows
-from .lists import _check_base, _pos_weights, _read_lists
 
 __all__ = ["calibration"]
 

@@ -7,9 +7,10 @@ import numbers
 import numpy as np
 
 from ..._validation import check_choice, check_k
+from ...inputs.lists import _read_lists
+from ._common import _check_base, _check_n_items
 from ._pieces import _fill_doc
 from ._presets import _resolve
-from .lists import _check_base, _check_n_items, _read_lists
 
 __all__ = ["coverage", "user_coverage", "gini", "entropy"]
 

@@ -8,10 +8,11 @@ import scipy.sparse as sp
 
 from ..._kernels import CHUNK_CELLS, jaccard_pair_sums
 from ..._validation import as_numeric_array, check_bool, check_choice
+from ...inputs.lists import _read_lists
+from ._common import _pos_weights
 from ._pieces import _fill_doc
 from ._presets import _resolve
 from ._side import _feature_matrix, _keyed_positions
-from .lists import _pos_weights, _read_lists
 
 __all__ = ["intra_list_diversity"]
 

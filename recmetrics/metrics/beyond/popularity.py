@@ -7,12 +7,13 @@ import numbers
 import numpy as np
 import pandas as pd  # noqa: F401 (the doctests use it)
 
-from ..._ids import _show
 from ..._validation import check_bool, check_choice
+from ...inputs.ids import _show
+from ...inputs.lists import _read_lists
+from ._common import _check_base
 from ._pieces import _fill_doc
 from ._presets import _resolve
 from ._side import _by_popularity, _counts, _pop_of, _popularity
-from .lists import _check_base, _read_lists
 
 __all__ = ["novelty", "average_popularity", "long_tail_share"]
 

@@ -7,11 +7,12 @@ import pandas as pd
 
 from ..._kernels import CHUNK_CELLS
 from ..._validation import check_bool, check_choice, check_k
+from ...inputs.lists import _read_lists
+from ._common import _check_n_items
 from ._pieces import _fill_doc
 from ._presets import _resolve
 from ._side import _by_popularity, _counts, _membership, _membership_table, _user_rows
 from .diversity import _Space
-from .lists import _check_n_items, _read_lists
 
 __all__ = ["serendipity"]
 

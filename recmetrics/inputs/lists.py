@@ -1,32 +1,31 @@
-"""Recommended lists: :func:`top_k` of a score matrix, and the readers of every accepted form.
+"""Recommended lists in: :func:`top_k` of a score matrix, and the readers of every form.
 
-Every metric of :mod:`recmetrics.beyond` reads its ``recommended`` argument
-with :func:`_read_lists` into one :class:`_Lists` (flat arrays: item code,
+The beyond-accuracy metrics (:mod:`recmetrics.beyond`) read their
+``recommended`` argument with :func:`_read_lists` into one
+:class:`~recmetrics.ranking.recommended._Lists` (flat arrays: item code,
 owner, rank), cut at rank ``k``: a list of lists or a 2-D array of item ids
 (:func:`_read_sequence`, :func:`_read_array`), a long DataFrame
 (:func:`_read_frame`), or lists of column positions named by ``items=``
 (:func:`_to_ids`). :func:`recmetrics.evaluate` checks its own inputs with
-:func:`_check_eval_frames` and :func:`_check_eval_matrix`. The small checks
-at the end are shared by the metrics.
+:func:`_check_eval_frames` and :func:`_check_eval_matrix`.
 """
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Hashable, Mapping
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..._ids import _align_ids, _as_int_ids, _id_index, _id_kind, _show, _whole
-from ..._kernels import CHUNK_CELLS
-from ..._validation import (
+from .._kernels import CHUNK_CELLS
+from .._validation import (
     as_numeric_array,
     check_k,
-    check_positive_number,
     check_unique_items,
 )
+from ..ranking.recommended import _Lists
+from .ids import _align_ids, _as_int_ids, _id_index, _id_kind, _show, _whole
 
 __all__ = ["top_k"]
 
@@ -146,82 +145,6 @@ def _columns(items, n_columns=None, what="the lists"):
     if n_columns is not None and len(columns) != n_columns:
         raise ValueError(f"items has {len(columns)} ids for the {n_columns} columns of {what}")
     return columns
-
-
-# --------------------------------------------------------------------------
-# reading recommended lists
-class _Lists:
-    """Recommended lists, flattened: entry ``e`` is item ``code[e]`` at rank ``pos[e]``.
-
-    The entry belongs to the list of user ``owner[e]``.
-
-    ``items`` holds the distinct item ids (``code`` indexes it), ``user_ids``
-    the users' ids (a pandas Index; positions for lists and arrays). Entries
-    are sorted by owner, then rank. ``columns`` is the ``items=`` index
-    (the id of each column position) when one was given; ``n_positions`` is
-    set when the ids are column positions ``0 .. n_positions - 1`` of a
-    score matrix without ``items=``: item data must then be keyed by them.
-    """
-
-    __slots__ = (
-        "code",
-        "owner",
-        "pos",
-        "items",
-        "n_users",
-        "user_ids",
-        "from_frame",
-        "columns",
-        "n_positions",
-        "name",
-    )
-
-    def __init__(self, code, owner, pos, items, user_ids, from_frame):
-        self.code, self.owner, self.pos, self.items = code, owner, pos, pd.Index(items)
-        self.user_ids, self.n_users, self.from_frame = user_ids, len(user_ids), from_frame
-        self.columns = self.n_positions = None
-        self.name = "recommended"
-
-    def subset(self, keep):
-        out = _Lists(
-            self.code[keep], self.owner[keep], self.pos[keep], self.items, self.user_ids,
-            self.from_frame,
-        )  # fmt: skip
-        out.columns, out.n_positions, out.name = self.columns, self.n_positions, self.name
-        return out
-
-    def slots(self):
-        """0-based place of each entry within its user's list (ranks without their gaps)."""
-        first = np.searchsorted(self.owner, self.owner, side="left")
-        return np.arange(self.owner.shape[0], dtype=np.int64) - first
-
-    def padded(self):
-        """``(n_users, width)`` item codes in rank order, ``-1`` where a list is shorter."""
-        slot = self.slots()
-        width = int(slot.max()) + 1 if slot.size else 0
-        out = np.full((self.n_users, width), -1, dtype=np.int64)
-        out[self.owner, slot] = self.code
-        return out
-
-    def require_items(self, k):
-        if self.code.size == 0:
-            where = f" with a rank <= k={k}" if k is not None else ""
-            raise ValueError(f"{self.name} holds no item{where}: every list is empty")
-
-    def per_user(self, values, per_user, *, counts=None):
-        """Mean of ``values`` (one per entry) per user, or its mean over users."""
-        sums = np.bincount(self.owner, weights=values, minlength=self.n_users)
-        if counts is None:
-            counts = np.bincount(self.owner, minlength=self.n_users)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            per = sums / counts
-        return self.finish(per, per_user)
-
-    def finish(self, per, per_user):
-        if per_user:
-            return pd.Series(per, index=self.user_ids) if self.from_frame else per
-        ok = ~np.isnan(per)
-        return float(np.mean(per[ok])) if ok.any() else float("nan")
 
 
 def _read_lists(
@@ -453,30 +376,3 @@ def _check_eval_matrix(y_true, y_score):
         if T.shape != S.shape:
             raise ValueError(f"y_true has shape {T.shape}, y_score has shape {S.shape}")
     return S
-
-
-# --------------------------------------------------------------------------
-# checks shared by the metrics
-def _check_n_items(n_items, n_distinct, required=True):
-    if n_items is None:
-        if required:
-            raise TypeError("n_items (the catalogue size) is required")
-        return None
-    if isinstance(n_items, (bool, np.bool_)) or not isinstance(n_items, numbers.Integral):
-        raise TypeError(f"n_items must be an integer, got {n_items!r}")
-    if n_items < n_distinct:
-        raise ValueError(
-            f"n_items={n_items} is smaller than the {n_distinct} distinct recommended items"
-        )
-    return int(n_items)
-
-
-def _check_base(base):
-    base = check_positive_number(base, "base")
-    if base == 1:
-        raise ValueError("base must differ from 1")
-    return base
-
-
-def _pos_weights(pos, discount):
-    return 1.0 / np.log2(pos + 1.0) if discount else np.ones(pos.shape[0])

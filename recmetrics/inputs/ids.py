@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ._validation import MAX_EXACT_INT
+from .._validation import MAX_EXACT_INT
 
 # --------------------------------------------------------------------------
 # ids of two collections: the same type, or aligned with a warning
