@@ -90,6 +90,17 @@ def recall(gains, k, rel_gains=None):
     return hits_at(gains, k) / len(R)
 
 
+def r_precision(gains, rel_gains=None):
+    """hits@|R| / |R|: precision at rank |R| (trec_eval's Rprec).
+
+    A list shorter than |R| is looked at whole (its missing slots are misses).
+    """
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    return hits_at(gains, len(R)) / len(R)
+
+
 def f_score(gains, k, beta=1.0, rel_gains=None):
     """(1 + beta^2) P R / (beta^2 P + R), 0 when P = R = 0."""
     P = precision(gains, k, rel_gains)
@@ -418,6 +429,7 @@ REFERENCE = {
     "recall": Reference(recall),
     "f1": Reference(f_score),
     "hr": Reference(hit_ratio),
+    "rprec": Reference(r_precision),
     "arhr": Reference(arhr, normalised=False),
     "mrr": Reference(reciprocal_rank),
     "map": Reference(average_precision, {"ap_denominator": "min"}),
