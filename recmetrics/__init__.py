@@ -51,6 +51,7 @@ from .metrics.topn import (
     hit_ratio,
     mrr,
     precision,
+    r_precision,
     recall,
     reciprocal_rank,
 )
@@ -146,6 +147,7 @@ __all__ = [
     "hit_ratio",
     "mrr",
     "precision",
+    "r_precision",
     "recall",
     "reciprocal_rank",
     # NDCG family

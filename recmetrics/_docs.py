@@ -355,6 +355,9 @@ _REFERENCES = {
     "Proceedings of the Web Conference 2020, 50-51. doi:10.1145/3366424.3382692",
     "bennett2007": "Bennett, J. and Lanning, S. (2007). The Netflix Prize. Proceedings of KDD "
     "Cup and Workshop 2007.",
+    "buckley2005": "Buckley, C. and Voorhees, E. M. (2005). Retrieval system evaluation. In "
+    "Voorhees, E. M. and Harman, D. K. (eds.), TREC: Experiment and Evaluation in Information "
+    "Retrieval, Ch. 3. MIT Press.",
     "burges2005": "Burges, C., Shaked, T., Renshaw, E., Lazier, A., Deeds, M., Hamilton, N. and "
     "Hullender, G. (2005). Learning to rank using gradient descent. Proceedings of ICML 2005, "
     "89-96. doi:10.1145/1102351.1102363",

@@ -31,12 +31,17 @@ Tie policies, for a row of scores (the score-matrix form):
   multiplicities of each gain value in the group), so the plain mean over
   distinct arrangements equals the mean over all item permutations.
   Keep rows small (<= 8 items) so enumeration stays cheap.
+
+``REFERENCE`` (at the end) maps every ranking metric of the registry, by its
+canonical name, to its reference function and how to call it.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 TIE_POLICIES = ("optimistic", "pessimistic", "trec_eval", "expected")
 AP_DENOMINATORS = ("relevant", "min", "k", "hits")
@@ -83,6 +88,17 @@ def recall(gains, k, rel_gains=None):
     if len(R) == 0:
         return 0.0
     return hits_at(gains, k) / len(R)
+
+
+def r_precision(gains, rel_gains=None):
+    """hits@|R| / |R|: precision at rank |R| (trec_eval's Rprec).
+
+    A list shorter than |R| is looked at whole (its missing slots are misses).
+    """
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    return hits_at(gains, len(R)) / len(R)
 
 
 def f_score(gains, k, beta=1.0, rel_gains=None):
@@ -382,3 +398,43 @@ def list_as_score_row(recommended, relevant, n_items):
 def ranks_of_relevant(gains):
     """1-based positions of the relevant items of a ranked list."""
     return [pos for pos in range(1, len(gains) + 1) if gains[pos - 1] > 0]
+
+
+# --------------------------------------------------------------- by registry name
+@dataclass(frozen=True)
+class Reference:
+    """How to call the reference of one registry metric, at the package's defaults.
+
+    ``fn(gains, k=k, rel_gains=rel_gains, **keywords)``, with ``k=`` only for
+    a metric that takes a cutoff (``MetricSpec.takes_cutoff``); ``keywords``
+    are the reference's arguments that give the metric function's default
+    keywords (the reference's own defaults may differ: AP's denominator).
+    The flags say which properties the tests may ask of the metric.
+    """
+
+    fn: Callable
+    keywords: dict = field(default_factory=dict)
+    graded: bool = True  # defined for graded relevance (an item with gain > 0 is relevant)
+    normalised: bool = True  # values in [0, 1]
+    monotone: bool = True  # moving a relevant item up never lowers the value
+    lists: bool = True  # computable from ranked lists without a catalogue size (AUC is not)
+
+
+# Every ranking metric of the registry (recmetrics/metrics/_registry.py, kind
+# "ranking"), by canonical name: test_ranking_reference.py compares each at
+# its default keywords with this reference, and fails for a registry metric
+# missing here.
+REFERENCE = {
+    "precision": Reference(precision),
+    "recall": Reference(recall),
+    "f1": Reference(f_score),
+    "hr": Reference(hit_ratio),
+    "rprec": Reference(r_precision),
+    "arhr": Reference(arhr, normalised=False),
+    "mrr": Reference(reciprocal_rank),
+    "map": Reference(average_precision, {"ap_denominator": "min"}),
+    "ndcg": Reference(ndcg),
+    "dcg": Reference(dcg_rel, normalised=False),
+    "cg": Reference(cg_rel, normalised=False),
+    "auc": Reference(auc_rel, lists=False),
+}

@@ -430,6 +430,7 @@ TREC_MEASURES = {
     "mrr": "recip_rank",
     "map": "map",
     "ndcg": "ndcg",
+    "rprec": "Rprec",
 }
 
 

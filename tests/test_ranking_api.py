@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
 
 import recmetrics as rm
+from recmetrics.metrics import _registry
 
-RANKED_METRICS = [
-    rm.precision,
-    rm.recall,
-    rm.f1,
-    rm.hit_ratio,
-    rm.arhr,
-    rm.reciprocal_rank,
-    rm.average_precision,
-    rm.cg,
-    rm.dcg,
-    rm.ndcg,
-]
+# Every ranking metric of the registry (a metric added there is covered), and
+# the public ranking functions that are no registry entry: f_score (F-beta;
+# the registry has F1, at beta=1), idcg (the normaliser of NDCG, not a score),
+# break_even_point (R-precision read off the P-R curve, in the chapter on
+# curves).
+REGISTRY_METRICS = [_registry.get(name).function for name in _registry.ranking_names()]
+NOT_REGISTERED = [rm.f_score, rm.idcg, rm.break_even_point]
+# the metrics with a cutoff k (for the depth of a Ranking)
+RANKED_METRICS = [fn for fn in REGISTRY_METRICS if "k" in inspect.signature(fn).parameters]
 
 
 # ------------------------------------------------------------- calling forms
@@ -42,16 +42,18 @@ def test_required_calling_forms():
     assert res["auc"] == pytest.approx(per["auc"].mean())
 
 
-@pytest.mark.parametrize("fn", RANKED_METRICS)
+@pytest.mark.parametrize("fn", REGISTRY_METRICS + NOT_REGISTERED, ids=lambda f: f.__name__)
 def test_forms_agree(fn):
     """Gains list == (list, set) == (list, dict) == score matrix == ranks."""
-    kw = {"k": 3}
+    kw = {"k": 3} if "k" in inspect.signature(fn).parameters else {}
+    # AUC needs the catalogue size with ranked lists (here, the five listed items)
+    lists_kw = dict(kw, n_items=5) if fn is rm.auc else kw
     gains = [1, 0, 1, 1, 0]
     recommended = ["a", "b", "c", "d", "e"]
     relevant = {"a", "c", "d"}
     v1 = fn(gains, **kw)
-    v2 = fn(recommended, relevant, **kw)
-    v3 = fn(recommended, {"a": 1, "c": 1, "d": 1, "b": 0}, **kw)
+    v2 = fn(recommended, relevant, **lists_kw)
+    v3 = fn(recommended, {"a": 1, "c": 1, "d": 1, "b": 0}, **lists_kw)
     v4 = fn(np.array([gains]), np.array([[5.0, 4, 3, 2, 1]]), **kw)
     v5 = fn(ranks=[np.array([1, 3, 4])], n_items=5, **kw)
     v6 = fn(sp.csr_array(np.array([gains], dtype=float)), np.array([[5.0, 4, 3, 2, 1]]), **kw)
@@ -332,7 +334,7 @@ def test_a_ranking_to_a_depth_gives_every_cutoff_metric_bit_for_bit(
         r = rm.from_scores(y, s, depth=depth, **kw)
         assert r.depth == depth
         left_out += int(np.sum(np.isinf(r.start)) - np.sum(np.isinf(full.start)))
-        for fn in RANKED_METRICS:
+        for fn in RANKED_METRICS:  # (the registry's metrics with a cutoff)
             for k in {1, depth // 2 or 1, depth}:
                 np.testing.assert_array_equal(
                     fn(r, k=k, per_user=True), fn(full, k=k, per_user=True), err_msg=fn.__name__

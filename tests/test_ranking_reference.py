@@ -13,6 +13,14 @@ optimistic >= expected >= pessimistic, determinism).
 
 AP with ``ap_denominator="hits"`` under ``ties="expected"`` is the exact
 E[AP] over the tie orders too (not the ratio of the expectations).
+
+The variants are the hand-written keyword variants of ``build_specs`` plus,
+from the registry (``recmetrics/metrics/_registry.py``), every ranking metric
+at its default keywords, at the cutoffs None, 1, 3 and 10 where it takes one,
+against ``REFERENCE[name]`` of tests/reference.py: a metric added to the
+registry is compared here as soon as its reference is added (a test fails
+until it is). AUC cannot be called on ranked lists without the catalogue
+size; its list form is checked by ``test_list_form_auc_with_catalogue``.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import recmetrics as rm
+from recmetrics.metrics import _registry
 
 TOL = 1e-9
 HSET = settings(max_examples=30, deadline=None)
@@ -55,19 +64,40 @@ def api(name):
 # The metric variants under test: (recmetrics name, recmetrics keywords,
 # reference function, reference keywords, defined for graded relevance)
 class Spec:
-    def __init__(self, name, ref_fn, graded=True, normalised=True, monotone=True, **kw):
+    def __init__(
+        self,
+        name,
+        ref_fn,
+        graded=True,
+        normalised=True,
+        monotone=True,
+        *,
+        fn=None,
+        ref_kw=None,
+        lists=True,
+        **kw,
+    ):
         self.name, self.ref_fn, self.kw = name, ref_fn, kw
         self.graded, self.normalised, self.monotone = graded, normalised, monotone
-        self.ref_kw = {("idcg_form" if key == "idcg" else key): v for key, v in kw.items()}
+        # fn: the registry's function (None: recmetrics.<name>); lists: whether
+        # it can be called on ranked lists without a catalogue size
+        self.fn, self.lists = fn, lists
+        if ref_kw is None:
+            ref_kw = {("idcg_form" if key == "idcg" else key): v for key, v in kw.items()}
+        self.ref_kw = ref_kw
 
     def __repr__(self):
+        if self.fn is not None:  # a registry name at its default keywords
+            k = self.kw.get("k")
+            return f"{self.name}{'' if k is None else f'@{k}'}[registry]"
         args = ",".join(f"{key}={v}" for key, v in self.kw.items())
         return f"{self.name}({args})"
 
     def rm(self, *args, **kw):
         # the reference counts a user without relevant items as 0
         kw.setdefault("no_relevant", "zero")
-        return api(self.name)(*args, **self.kw, **kw)
+        fn = api(self.name) if self.fn is None else self.fn
+        return fn(*args, **self.kw, **kw)
 
     def ref(self, gains, rel_gains=None):
         return self.ref_fn(list(gains), rel_gains=rel_gains, **self.ref_kw)
@@ -123,12 +153,46 @@ def build_specs():
     return specs
 
 
-SPECS = build_specs()
+# every ranking metric of the registry at its default keywords, at these
+# cutoffs where it takes one, against tests/reference.py's REFERENCE[name]
+REGISTRY_CUTOFFS = (None, 1, 3, 10)
+
+
+def registry_specs():
+    specs = []
+    for name in _registry.ranking_names():
+        metric, reference = _registry.get(name), ref.REFERENCE.get(name)
+        if reference is None:  # test_every_registry_ranking_metric_has_a_reference fails
+            continue
+        for k in REGISTRY_CUTOFFS if metric.takes_cutoff else (None,):
+            kw = {"k": k} if metric.takes_cutoff else {}
+            specs.append(
+                Spec(
+                    name,
+                    reference.fn,
+                    graded=reference.graded,
+                    normalised=reference.normalised,
+                    monotone=reference.monotone,
+                    fn=metric.function,
+                    ref_kw={**reference.keywords, **kw},
+                    lists=reference.lists,
+                    **kw,
+                )
+            )
+    return specs
+
+
+SPECS = build_specs() + registry_specs()
 GRADED_SPECS = [s for s in SPECS if s.graded]
 
 
 def specs_for(graded):
     return GRADED_SPECS if graded else SPECS
+
+
+def list_specs(graded):
+    """The specs callable on ranked lists without a catalogue size (not AUC: see below)."""
+    return [s for s in specs_for(graded) if s.lists]
 
 
 # --------------------------------------------------------------------------
@@ -219,6 +283,30 @@ def first_bad(spec, y_true, y_score, ties, got, expected, mask=None):
         f"y_score={np.asarray(y_score[u]).tolist()}{extra}: expected {expected[u]!r}, "
         f"got {got[u]!r}"
     )
+
+
+# ==========================================================================
+# the registry and the reference
+def test_every_registry_ranking_metric_has_a_reference():
+    ranking = _registry.ranking_names()
+    missing = [name for name in ranking if name not in ref.REFERENCE]
+    assert not missing, (
+        f"the registry's ranking metric(s) {missing} have no reference: write the metric as a "
+        "plain loop from its formula in tests/reference.py and add it to REFERENCE (how to "
+        "call it at the package's default keywords)"
+    )
+    stray = sorted(set(ref.REFERENCE) - set(ranking))
+    assert not stray, f"REFERENCE names {stray}, which are no ranking metrics of the registry"
+    assert {s.name for s in SPECS if s.fn is not None} == set(ranking)
+
+
+@pytest.mark.parametrize("name", _registry.ranking_names())
+def test_reference_keywords_are_the_function_defaults(name):
+    """REFERENCE[name].keywords reproduce the metric function's own defaults."""
+    params = inspect.signature(_registry.get(name).function).parameters
+    for key, value in ref.REFERENCE.get(name, ref.Reference(None)).keywords.items():
+        key = {"idcg_form": "idcg"}.get(key, key)
+        assert params[key].default == value, (name, key)
 
 
 # ==========================================================================
@@ -328,7 +416,7 @@ def test_list_form_single_user(graded):
     for _ in range(15):
         rec, relevant = random_list_user(rng, graded)
         gains, rel_gains = ref.gains_from_list(rec, relevant)
-        for spec in specs_for(graded):
+        for spec in list_specs(graded):
             got = spec.rm(rec, relevant)
             assert isinstance(got, float), spec
             assert got == pytest.approx(spec.ref(gains, rel_gains), abs=TOL), (
@@ -344,7 +432,7 @@ def test_list_form_batch(graded):
     users.append((["i0"], {"i5": 2} if graded else {"i5"}))  # relevant but unlisted
     recs = [u[0] for u in users]
     rels = [u[1] for u in users]
-    for spec in specs_for(graded):
+    for spec in list_specs(graded):
         expected = [spec.ref(*ref.gains_from_list(r, s)) for r, s in users]
         got = spec.rm(recs, rels, per_user=True)
         assert_close(got, expected, f"{spec} recs={recs} rels={rels}")
@@ -380,7 +468,7 @@ def test_list_form_relevant_order_does_not_matter():
         items = list(relevant.items())
         shuffled = dict(items[i] for i in rng.permutation(len(items)))
         ids = [i for i, g in items if g > 0]
-        for spec in SPECS[::4]:
+        for spec in [s for s in SPECS if s.lists][::4]:
             if spec.graded:
                 assert spec.rm(rec, shuffled) == pytest.approx(spec.rm(rec, relevant), abs=TOL)
             as_set = spec.rm(rec, set(ids))

@@ -19,7 +19,16 @@ from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
 from .ndcg import cg, dcg, ndcg
 from .roc_auc import auc
-from .topn import arhr, average_precision, f1, hit_ratio, precision, recall, reciprocal_rank
+from .topn import (
+    arhr,
+    average_precision,
+    f1,
+    hit_ratio,
+    precision,
+    r_precision,
+    recall,
+    reciprocal_rank,
+)
 
 __all__ = ["MetricSpec", "REGISTRY", "CUTOFF_RULES", "get", "parse", "names", "supported_by"]
 
@@ -95,6 +104,7 @@ REGISTRY: dict[str, MetricSpec] = {
             aliases=("hit_ratio", "hit", "hitrate", "hit_rate"),
             rank_cutoff_required=True,
         ),
+        MetricSpec("rprec", r_precision, aliases=("r_precision",), takes_cutoff=False),
         MetricSpec("arhr", arhr),
         MetricSpec("mrr", reciprocal_rank, aliases=("rr", "recip_rank", "reciprocal_rank")),
         MetricSpec(

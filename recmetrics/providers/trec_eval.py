@@ -29,6 +29,7 @@ PROVIDER = Provider(
         "precision": "k",  # P_k
         "recall": "k",  # recall_k
         "hr": "k",  # success_k
+        "rprec": "none",  # Rprec
         "mrr": "none",  # recip_rank
         "map": "both",  # map, map_cut_k
         "ndcg": "both",  # ndcg, ndcg_cut_k
@@ -40,6 +41,7 @@ PROVIDER = Provider(
         "ndcg": "m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut_k)",
         "mrr": "m_recip_rank.c (recip_rank)",
         "hr": "m_success.c (success_k)",
+        "rprec": "m_Rprec.c (Rprec)",
         "ties": "form_res_rels.c: comp_sim_docno",
     },
 )

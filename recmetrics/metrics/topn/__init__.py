@@ -1,4 +1,4 @@
-"""Top-N metrics: precision, recall, F-beta, hit ratio, ARHR, reciprocal rank, AP.
+"""Top-N metrics: precision, recall, F-beta, hit ratio, R-precision, ARHR, reciprocal rank, AP.
 
 Every function accepts the input forms of :mod:`recmetrics.ranking`:
 
@@ -29,7 +29,16 @@ relevant items, ``hits@k`` the number of relevant items in the top ``k``.
 from __future__ import annotations
 
 from ._common import AP_DENOMINATORS, AP_TIES, RECALL_DENOMINATORS
-from .counts import CONFUSION_SLOTS, confusion, f1, f_score, hit_ratio, precision, recall
+from .counts import (
+    CONFUSION_SLOTS,
+    confusion,
+    f1,
+    f_score,
+    hit_ratio,
+    precision,
+    r_precision,
+    recall,
+)
 from .positions import arhr, average_precision, mrr, reciprocal_rank
 
 __all__ = [
@@ -38,6 +47,7 @@ __all__ = [
     "f_score",
     "f1",
     "hit_ratio",
+    "r_precision",
     "arhr",
     "reciprocal_rank",
     "mrr",

@@ -1,4 +1,4 @@
-"""Top-N metrics that count hits: precision, recall, F-beta, hit ratio, the confusion counts."""
+"""Top-N metrics that count hits: precision, recall, F-beta, hit ratio, R-precision, confusion."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from scipy.special import gammaln
 
 from ..._docs import fill_doc
 from ..._validation import check_choice, check_positive_number
+from ...inputs.forms import as_ranking
 from .._core import finish, hits, window
 from ._common import RECALL_DENOMINATORS, _cutoff_size, _rank, _ratio, _slots
 
@@ -385,6 +386,89 @@ def hit_ratio(
         p = np.where(m <= 0, 0.0, np.where(t - m < c, 1.0, -np.expm1(log_miss)))
     val = np.zeros(r.n_users)
     np.maximum.at(val, r.user, p)
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+@fill_doc
+def r_precision(
+    a=None,
+    b=None,
+    *,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
+    """R-precision: precision at rank ``|R|``, the number of relevant items of the user.
+
+    .. math:: \\mathrm{R\\text{-}prec} = \\mathrm{P@}|R|
+              = \\frac{|\\{\\text{relevant items at } pos \\le |R|\\}|}{|R|}
+
+    Each user is cut at its own ``|R|``, so that every user is measured at
+    the point of its ranking where precision equals recall (trec_eval's
+    ``Rprec``, Buckley and Voorhees, 2005). ``|R|`` counts every relevant
+    item of the user, also those missing from a ranked list; a list shorter
+    than ``|R|`` is scored over ``|R|`` slots, the empty ones counted as
+    misses (trec_eval looks at ``min(|R|, list length)`` ranks and divides
+    by ``|R|``). Graded relevance counts every item with gain > 0 as
+    relevant. Under ``ties='expected'`` the number of hits is its
+    expectation over the orders of tied items; ``|R|`` does not depend on
+    the order, so the value is the exact expectation of R-precision. It
+    equals :func:`~recmetrics.break_even_point`.
+
+    Parameters
+    ----------
+    %(a_b)s
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    %(ties)s
+    %(no_relevant)s
+    %(per_user)s
+
+    Returns
+    -------
+    %(returns_metric)s
+
+    See Also
+    --------
+    precision : Precision at one cutoff ``k`` for every user.
+    recall : At ``k = |R|`` recall equals R-precision.
+    recmetrics.break_even_point : The same value, read off the P-R curve.
+
+    References
+    ----------
+    %(ref_buckley2005)s
+
+    %(ref_manning2008)s
+
+    %(ref_trec_eval)s
+
+    Examples
+    --------
+    Three relevant items, two of them in the top 3:
+
+    >>> r_precision(["a", "b", "c", "d"], {"a", "c", "z"})
+    0.6666666666666666
+    >>> r_precision([1, 0, 1, 1, 0])   # |R| = 3, hits in the top 3: 2
+    0.6666666666666666
+
+    Two users; the second one's relevant item is tied with three others at
+    the top, so it is in the first position with probability 1/4:
+
+    >>> y_true = [[1, 0, 1, 0], [0, 1, 0, 0]]
+    >>> y_score = [[0.9, 0.8, 0.7, 0.1], [0.5, 0.5, 0.5, 0.5]]
+    >>> r_precision(y_true, y_score, per_user=True).tolist()
+    [0.5, 0.25]
+    >>> r_precision(y_true, y_score, ties="optimistic", per_user=True).tolist()
+    [0.5, 1.0]
+    """
+    r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r.check_depth(None, "R-precision")
+    n_rel = r.n_relevant
+    val = _ratio(hits(r, np.maximum(n_rel, 1)), n_rel)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
