@@ -172,6 +172,14 @@ VALID = {
     # checks both arguments)
     rm.models.als: ((TRAIN,), {"regularization": 0.05, "alpha": 1.0, "seed": 0}),
 }
+
+# every ranking metric of the registry is swept, even one added after this table:
+# a new metric needs no line here (its keywords are swept from its signature)
+for _spec in _registry.REGISTRY.values():
+    if _spec.kind == "ranking":
+        VALID.setdefault(
+            _spec.function, ((Y_TRUE, Y_SCORE), {"k": 2} if _spec.takes_cutoff else {})
+        )
 # Functions left out of the sweep, with the reason.
 NOT_SWEPT = {
     "movielens": "no arguments",

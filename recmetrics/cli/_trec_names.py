@@ -22,7 +22,7 @@ _TREC_FAMILIES = {
     "ndcg_cut": ("ndcg", _TREC_CUTOFFS),
     "success": ("hr", (1, 5, 10)),
 }
-_TREC_PLAIN = {"map": "map", "ndcg": "ndcg", "recip_rank": "mrr"}
+_TREC_PLAIN = {"map": "map", "ndcg": "ndcg", "recip_rank": "mrr", "Rprec": "rprec"}
 _TREC_NAME = re.compile(r"^(P|recall|map_cut|ndcg_cut|success)(?:[._](\d+(?:,\d+)*))?$")
 
 
