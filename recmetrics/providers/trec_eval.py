@@ -32,6 +32,7 @@ PROVIDER = Provider(
         "mrr": "none",  # recip_rank
         "map": "both",  # map, map_cut_k
         "ndcg": "both",  # ndcg, ndcg_cut_k
+        "bpref": "none",  # bpref
     },
     sources={
         "precision": "m_P.c (P_k)",
@@ -40,6 +41,7 @@ PROVIDER = Provider(
         "ndcg": "m_ndcg.c (ndcg), m_ndcg_cut.c (ndcg_cut_k)",
         "mrr": "m_recip_rank.c (recip_rank)",
         "hr": "m_success.c (success_k)",
+        "bpref": "m_bpref.c (bpref)",
         "ties": "form_res_rels.c: comp_sim_docno",
     },
 )
