@@ -32,6 +32,7 @@ from .evaluation import compare_conventions, evaluate
 from .inputs.frames import from_frames
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .metrics import beyond
+from .metrics.judged import bpref, judged, unjudged
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
 from .metrics.rating import mae, rating_errors_by_user, rmse
 from .metrics.roc_auc import (
@@ -163,6 +164,10 @@ __all__ = [
     "rank_loss",
     "roc_curve",
     "trapezoid_area",
+    # incomplete judgments
+    "bpref",
+    "judged",
+    "unjudged",
     # beyond accuracy (the module recmetrics.beyond)
     "beyond",
     # consumers

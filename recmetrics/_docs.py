@@ -358,6 +358,8 @@ _REFERENCES = {
     "buckley2005": "Buckley, C. and Voorhees, E. M. (2005). Retrieval system evaluation. In "
     "Voorhees, E. M. and Harman, D. K. (eds.), TREC: Experiment and Evaluation in Information "
     "Retrieval, Ch. 3. MIT Press.",
+    "buckley2004": "Buckley, C. and Voorhees, E. M. (2004). Retrieval evaluation with "
+    "incomplete information. Proceedings of SIGIR 2004, 25-32. doi:10.1145/1008992.1009000",
     "burges2005": "Burges, C., Shaked, T., Renshaw, E., Lazier, A., Deeds, M., Hamilton, N. and "
     "Hullender, G. (2005). Learning to rank using gradient descent. Proceedings of ICML 2005, "
     "89-96. doi:10.1145/1102351.1102363",
@@ -399,6 +401,9 @@ _REFERENCES = {
     "Prentice-Hall.",
     "loader2000": "Loader, C. (2000). Fast and accurate computation of binomial probabilities. "
     "Technical report, Lucent Technologies, Bell Labs.",
+    "macavaney2022": "MacAvaney, S., Macdonald, C. and Ounis, I. (2022). Streamlining "
+    "evaluation with ir-measures. Proceedings of ECIR 2022, LNCS 13186, 305-310. "
+    "doi:10.1007/978-3-030-99739-7_38 (https://github.com/terrierteam/ir_measures)",
     "manning2008": "Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to "
     "Information Retrieval, Ch. 8 (evaluation). Cambridge University Press.",
     "meng2016": "Meng, X. et al. (2016). MLlib: machine learning in Apache Spark. Journal of "
@@ -408,6 +413,8 @@ _REFERENCES = {
     "LNCS 4956, 414-421. doi:10.1007/978-3-540-78646-7_38",
     "pedregosa2011": "Pedregosa, F. et al. (2011). Scikit-learn: machine learning in Python. "
     "Journal of Machine Learning Research 12, 2825-2830 (``sklearn/metrics/_ranking.py``).",
+    "sakai2007": "Sakai, T. (2007). Alternatives to bpref. Proceedings of SIGIR 2007, 71-78. "
+    "doi:10.1145/1277741.1277756",
     "tamm2021": "Tamm, Y.-M., Damdinov, R. and Vasilev, A. (2021). Quality metrics in "
     "recommender systems: do we calculate metrics consistently? Proceedings of RecSys 2021, "
     "708-713. doi:10.1145/3460231.3478848",

@@ -418,6 +418,8 @@ class Reference:
     normalised: bool = True  # values in [0, 1]
     monotone: bool = True  # moving a relevant item up never lowers the value
     lists: bool = True  # computable from ranked lists without a catalogue size (AUC is not)
+    reads_judgments: bool = False  # tells judged non-relevant items from unjudged ones
+    needs_relevant: bool = True  # undefined (no_relevant) for a user without relevant items
 
 
 # Every ranking metric of the registry (recmetrics/metrics/_registry.py, kind
@@ -438,3 +440,74 @@ REFERENCE = {
     "cg": Reference(cg_rel, normalised=False),
     "auc": Reference(auc_rel, lists=False),
 }
+
+
+# --------------------------------------------------------------- incomplete judgments
+# A ranked list of *judgments*: gain > 0 is relevant, 0 judged non-relevant,
+# None unjudged (only long data frames have unjudged items; every other input
+# judges every item).
+def _judged_den(n, k, short_lists):
+    """The denominator of Judged@k: k slots, or min(k, n) (ir_measures); n without a cutoff."""
+    if k is None:
+        return n
+    return min(k, n) if short_lists == "list" else k
+
+
+def judged(gains, k=None, short_lists="k", rel_gains=None):
+    """Judged@k: the judged items (gain not None) among the first k, over the denominator."""
+    top = gains if k is None else gains[:k]
+    count = 0
+    for g in top:
+        if g is not None:
+            count += 1
+    den = _judged_den(len(gains), k, short_lists)
+    return count / den if den > 0 else 0.0
+
+
+def unjudged(gains, k=None, short_lists="k", rel_gains=None):
+    """Unjudged@k: the unjudged items (gain None) among the first k, over the denominator."""
+    top = gains if k is None else gains[:k]
+    count = 0
+    for g in top:
+        if g is None:
+            count += 1
+    den = _judged_den(len(gains), k, short_lists)
+    return count / den if den > 0 else 0.0
+
+
+def bpref(gains, rel_gains=None, n_nonrelevant=None):
+    """trec_eval's bpref (m_bpref.c), over the retrieved list ``gains``.
+
+    R = number of relevant items (``rel_gains``, retrieved or not), N = number
+    of judged non-relevant items (``n_nonrelevant``, retrieved or not; default:
+    the zeros of the list). Walking down the list, unjudged items are skipped,
+    judged non-relevant ones are counted, and each relevant one adds
+    ``1 - min(nonrel_so_far, R) / min(N, R)`` (1 when none was seen yet).
+    The sum is divided by R (0 without relevant items).
+    """
+    judged_gains = [g for g in gains if g is not None]
+    n_rel = len(_relevant_gains(judged_gains, rel_gains))
+    if n_nonrelevant is None:
+        n_nonrelevant = sum(1 for g in judged_gains if g <= 0)
+    nonrel_so_far = 0
+    total = 0.0
+    for g in gains:
+        if g is None:  # unjudged: skipped
+            continue
+        if g <= 0:
+            nonrel_so_far += 1
+        elif nonrel_so_far > 0:
+            total += 1.0 - min(nonrel_so_far, n_rel) / min(n_nonrelevant, n_rel)
+        else:
+            total += 1.0
+    return total / n_rel if n_rel else 0.0
+
+
+# the measures of incomplete judgments, defined below
+REFERENCE.update(
+    {
+        "judged": Reference(judged, reads_judgments=True, needs_relevant=False),
+        "unjudged": Reference(unjudged, reads_judgments=True, needs_relevant=False),
+        "bpref": Reference(bpref, reads_judgments=True),
+    }
+)

@@ -110,6 +110,10 @@ VALID = {
     rm.roc_curve: (([1, 0, 1, 0], [0.9, 0.2, 0.5, 0.1]), {}),
     rm.precision_recall_curve: (([1, 0, 1, 0], [0.9, 0.2, 0.5, 0.1]), {}),
     rm.trapezoid_area: (([0.0, 0.5, 1.0], [0.0, 0.7, 1.0]), {}),
+    # incomplete judgments
+    rm.judged: ((TRUTH, PREDS), {"k": 2}),
+    rm.unjudged: ((TRUTH, PREDS), {"k": 2}),
+    rm.bpref: ((Y_TRUE, Y_SCORE), {}),
     # consumers
     rm.evaluate: ((Y_TRUE, Y_SCORE, ["ndcg@2", "map@2", "auc"]), {}),
     rm.compare_conventions: ((Y_TRUE, Y_SCORE), {"k": 2}),

@@ -431,6 +431,7 @@ TREC_MEASURES = {
     "map": "map",
     "ndcg": "ndcg",
     "rprec": "Rprec",
+    "bpref": "bpref",
 }
 
 

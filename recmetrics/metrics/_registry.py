@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .._validation import check_k
 from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
+from .judged import bpref, judged, unjudged
 from .ndcg import cg, dcg, ndcg
 from .roc_auc import auc
 from .topn import (
@@ -117,6 +118,10 @@ REGISTRY: dict[str, MetricSpec] = {
         MetricSpec("dcg", dcg, keywords=("gain", "log_base", "discount")),
         MetricSpec("cg", cg, keywords=("gain",)),
         MetricSpec("auc", auc, aliases=("roc_auc",), takes_cutoff=False),
+        # incomplete judgments: ir_measures' Judged@k, trec_eval's bpref (no cutoff)
+        MetricSpec("judged", judged, aliases=("judged_at",), keywords=("short_lists",)),
+        MetricSpec("unjudged", unjudged, aliases=("unj",), keywords=("short_lists",)),
+        MetricSpec("bpref", bpref, aliases=("binary_preference",), takes_cutoff=False),
         # beyond accuracy: functions of the recommended lists and item data
         MetricSpec(
             "coverage",

@@ -33,6 +33,7 @@ PROVIDER = Provider(
         "mrr": "none",  # recip_rank
         "map": "both",  # map, map_cut_k
         "ndcg": "both",  # ndcg, ndcg_cut_k
+        "bpref": "none",  # bpref
     },
     sources={
         "precision": "m_P.c (P_k)",
@@ -42,6 +43,7 @@ PROVIDER = Provider(
         "mrr": "m_recip_rank.c (recip_rank)",
         "hr": "m_success.c (success_k)",
         "rprec": "m_Rprec.c (Rprec)",
+        "bpref": "m_bpref.c (bpref)",
         "ties": "form_res_rels.c: comp_sim_docno",
     },
 )

@@ -86,8 +86,9 @@ class Ranking:
         pairs of ``truth`` are judged; its rows with relevance 0 are the
         judged non-relevant entries below, and every other ranked item is
         unjudged, as in pooled IR test collections (trec_eval's qrels).
-        No metric of the package reads them yet: they are what bpref,
-        infAP, judged@k and condensed lists need.
+        :func:`~recmetrics.bpref`, :func:`~recmetrics.judged` and
+        :func:`~recmetrics.unjudged` read them; every other metric reads
+        the relevant entries only.
     nonrel_indptr, nonrel_start, nonrel_size : ndarray or None
         With ``judgments='explicit'``: the judged non-relevant entries, in
         the CSR layout of the relevant ones (user ``u``'s at
