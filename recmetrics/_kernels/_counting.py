@@ -312,7 +312,7 @@ if HAVE_NUMBA:
         # ``depth`` items above it, so its exact position does not matter: it
         # gets ``g_out = -1`` (not counted). With the relevant items spread
         # over the ranking, one sweep against one score usually suffices,
-        # instead of ceil(m / 4); tied relevant items share one sweep.
+        # instead of the m // 4 + m % 4 of a full count; tied ones share one.
         # The first sweep also counts the NaN and infinite scores when
         # ``check``. Returns (done, bad): done is False, with no count
         # written, when more than ``limit`` distinct scores would be swept

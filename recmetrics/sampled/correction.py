@@ -130,7 +130,9 @@ def correction(
     solver : {"auto", "quadrature", "dense"}, default "auto"
         How the least-squares system is formed; see Notes. ``"auto"`` uses
         ``"dense"`` when fewer than ``2 (m + 1)`` ranks have positive prior
-        weight (a square or under-determined system), else ``"quadrature"``.
+        weight (a square or under-determined system) or when the dense
+        system is small (that number of ranks times ``(m + 1)**2`` at most
+        2e7, e.g. ``n = 10000`` with ``m <= 43``), else ``"quadrature"``.
     return_info : bool, default False
         Also return a dict with the solver, the singular values of ``A``, its
         condition number, the numerical rank, ``rcond``, an estimate of the
