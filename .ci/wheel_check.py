@@ -56,8 +56,16 @@ print(table.to_string())
 # user 1: relevant at positions 1 and 3, AP = (1 + 2/3) / 2; user 2: at position 1
 assert abs(table["map@3"] - 11 / 12) < 1e-12, table
 assert abs(table["auc"] - 7 / 8) < 1e-12, table  # 3 of 4 pairs in order, then all
-for name in ("ranking", "topn", "sampled"):
-    __import__(f"recmetrics.{name}")
+# every module of the installed package imports (the command's entry modules aside)
+import importlib
+import pkgutil
+
+names = [m.name for m in pkgutil.walk_packages(rm.__path__, "recmetrics.")]
+for name in names:
+    if not name.endswith("__main__"):
+        importlib.import_module(name)
+assert {"recmetrics.metrics.topn", "recmetrics.providers.trec_eval"} <= set(names), names
+print(len(names), "modules import")
 """
 
 
