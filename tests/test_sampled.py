@@ -679,3 +679,11 @@ def test_explicit_rcond_1e6_is_determined_far_beyond_what_the_book_prints():
             )
         assert info["estimated_relative_error"] < 1e-9
         assert rel_err(x, dense_solution(n, m, metric, rcond=1e-6)) < 1e-9
+
+
+def test_metric_function_of_metrics_without_cutoff():
+    """Only a metric that needs the catalogue size (AUC) asks for n_items."""
+    assert rm.metric_function("rprec")(np.array([1, 2, 5])).tolist() == [1.0, 0.0, 0.0]
+    assert rm.metric_function("bpref", n_items=50)(np.array([1, 3])).tolist() == [1.0, 0.0]
+    with pytest.raises(ValueError, match="needs n_items"):
+        rm.metric_function("auc")

@@ -68,7 +68,9 @@ class MetricSpec:
         :func:`recmetrics.evaluate` (``'popularity'``, ``'features'``,
         ``'history'``, ``'n_items'``, ``'truth'``); a tuple of alternatives
         is not used: a metric with several models (serendipity) names all
-        the data its default needs.
+        the data its default needs. For a ranking metric, ``'n_items'``
+        says that its value depends on the catalogue size (AUC), so a
+        function of one rank (:func:`recmetrics.metric_function`) needs it.
     """
 
     name: str
@@ -117,7 +119,7 @@ REGISTRY: dict[str, MetricSpec] = {
         MetricSpec("ndcg", ndcg, keywords=("gain", "idcg", "log_base", "discount")),
         MetricSpec("dcg", dcg, keywords=("gain", "log_base", "discount")),
         MetricSpec("cg", cg, keywords=("gain",)),
-        MetricSpec("auc", auc, aliases=("roc_auc",), takes_cutoff=False),
+        MetricSpec("auc", auc, aliases=("roc_auc",), takes_cutoff=False, needs=("n_items",)),
         # incomplete judgments: ir_measures' Judged@k, trec_eval's bpref (no cutoff)
         MetricSpec("judged", judged, aliases=("judged_at",), keywords=("short_lists",)),
         MetricSpec("unjudged", unjudged, aliases=("unj",), keywords=("short_lists",)),

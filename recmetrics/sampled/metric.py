@@ -213,9 +213,9 @@ def metric_function(metric, n_items=None) -> RankMetric:
         )
     if spec.rank_cutoff_required and k is None:
         raise ValueError(f"metric {metric!r} needs a cutoff, e.g. '{spec.name}@10'")
-    if not spec.takes_cutoff:  # AUC
-        if n_items is None:
-            raise ValueError(f"metric {spec.name!r} needs n_items (AUC(r) = (n - r) / (n - 1))")
+    if "n_items" in spec.needs and n_items is None:  # AUC
+        raise ValueError(f"metric {spec.name!r} needs n_items (AUC(r) = (n - r) / (n - 1))")
+    if not spec.takes_cutoff:
 
         def call(r, _f=spec.function, _n=n_items):
             return _f(ranks=r, n_items=_n, per_user=True)
