@@ -507,6 +507,8 @@ def break_even_point(
     --------
     precision_recall_curve : The curve the point lies on.
     precision, recall : The two values, at ``k = |R|``.
+    recmetrics.r_precision : The same number (trec_eval's ``Rprec``), a registered
+        metric with every tie policy.
 
     References
     ----------
