@@ -138,7 +138,8 @@ def item_knn(train, *, neighbours=100):
     ndarray of shape (n_users, n_items), float64
         ``score(u, i) = sum over the user's items j of sim(j, i)``, where
         ``sim(j, .)`` keeps the ``neighbours`` most similar items of ``j``
-        (``j`` itself among them, with similarity 1).
+        (``j`` itself has similarity 1, the largest, but when more than
+        ``neighbours`` items tie at 1 the cut may keep others instead).
 
     Examples
     --------
