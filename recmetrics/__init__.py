@@ -35,6 +35,7 @@ from .metrics import beyond
 from .metrics.judged import bpref, judged, unjudged
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
 from .metrics.rating import mae, rating_errors_by_user, rmse
+from .metrics.rbp import rbp, rbp_residual
 from .metrics.roc_auc import (
     auc,
     break_even_point,
@@ -168,6 +169,9 @@ __all__ = [
     "bpref",
     "judged",
     "unjudged",
+    # rank-biased precision
+    "rbp",
+    "rbp_residual",
     # beyond accuracy (the module recmetrics.beyond)
     "beyond",
     # consumers

@@ -411,6 +411,9 @@ _REFERENCES = {
     "mcsherry2008": "McSherry, F. and Najork, M. (2008). Computing information retrieval "
     "performance measures efficiently in the presence of tied scores. Proceedings of ECIR 2008, "
     "LNCS 4956, 414-421. doi:10.1007/978-3-540-78646-7_38",
+    "moffat2008": "Moffat, A. and Zobel, J. (2008). Rank-biased precision for measurement of "
+    "retrieval effectiveness. ACM Transactions on Information Systems 27(1), 2:1-2:27. "
+    "doi:10.1145/1416950.1416952",
     "pedregosa2011": "Pedregosa, F. et al. (2011). Scikit-learn: machine learning in Python. "
     "Journal of Machine Learning Research 12, 2825-2830 (``sklearn/metrics/_ranking.py``).",
     "sakai2007": "Sakai, T. (2007). Alternatives to bpref. Proceedings of SIGIR 2007, 71-78. "

@@ -511,3 +511,39 @@ REFERENCE.update(
         "bpref": Reference(bpref, reads_judgments=True),
     }
 )
+
+
+# --------------------------------------------------------------- rank-biased precision
+def rbp(gains, k=None, p=0.8, gain="binary", rel_gains=None):
+    """(1 - p) sum_{i <= k} g_i p^(i-1), g_i = 1 for a relevant item (or its grade)."""
+    total = 0.0
+    for i, g in enumerate(gains[: _cut(k, len(gains))], start=1):
+        if g is not None and g > 0:
+            total += (1.0 if gain == "binary" else g) * p ** (i - 1)
+    return (1.0 - p) * total
+
+
+def rbp_residual(gains, k=None, p=0.8, rel_gains=None):
+    """Moffat & Zobel's residual: unjudged positions (None) of the top k, and those past the list.
+
+    Position i adds (1 - p) p^(i-1) when its item is unjudged or when it lies
+    beyond the list (n < i <= k; every i > n without a cutoff). A user without
+    relevant items scores 0, as rbp's (no_relevant='zero').
+    """
+    if not _relevant_gains([g for g in gains if g is not None], rel_gains):
+        return 0.0
+    n = len(gains)
+    total = 0.0
+    for i, g in enumerate(gains[: _cut(k, n)], start=1):
+        if g is None:
+            total += (1.0 - p) * p ** (i - 1)
+    seen = n if k is None else min(k, n)
+    return total + p**seen - (0.0 if k is None else p**k)
+
+
+REFERENCE.update(
+    {
+        "rbp": Reference(rbp),
+        "rbp_residual": Reference(rbp_residual, reads_judgments=True),
+    }
+)

@@ -121,8 +121,9 @@ def test_ranked_by_rank_column(ties):
 @pytest.mark.parametrize("seed", range(4))
 def test_judged_nonrelevant_rows_change_no_metric(ties, seed):
     truth, run = _frames(seed)
-    # every metric that does not read the judgments (bpref, judged and unjudged do)
-    reads_judgments = ("bpref", "judged", "unjudged")
+    # every metric that does not read the judgments (bpref, judged, unjudged and
+    # rbp_residual do)
+    reads_judgments = ("bpref", "judged", "unjudged", "rbp_residual")
     names = [
         f"{m}@3" if _registry.get(m).takes_cutoff else m
         for m in _registry.ranking_names()

@@ -10,15 +10,17 @@ its chapter's module plus one :class:`MetricSpec` here.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .._validation import check_k
+from .._validation import check_k, check_probability
 from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
 from .judged import bpref, judged, unjudged
 from .ndcg import cg, dcg, ndcg
+from .rbp import rbp, rbp_residual
 from .roc_auc import auc
 from .topn import (
     arhr,
@@ -31,7 +33,16 @@ from .topn import (
     reciprocal_rank,
 )
 
-__all__ = ["MetricSpec", "REGISTRY", "CUTOFF_RULES", "get", "parse", "names", "supported_by"]
+__all__ = [
+    "MetricSpec",
+    "REGISTRY",
+    "CUTOFF_RULES",
+    "get",
+    "parse",
+    "parse_with_keywords",
+    "names",
+    "supported_by",
+]
 
 # What a metric is a function of: the ranking of the relevant items (one
 # value per user), the recommended lists (one value per user: novelty,
@@ -124,6 +135,9 @@ REGISTRY: dict[str, MetricSpec] = {
         MetricSpec("judged", judged, aliases=("judged_at",), keywords=("short_lists",)),
         MetricSpec("unjudged", unjudged, aliases=("unj",), keywords=("short_lists",)),
         MetricSpec("bpref", bpref, aliases=("binary_preference",), takes_cutoff=False),
+        # rank-biased precision (Moffat & Zobel 2008): p from the name, RBP(p=0.9)
+        MetricSpec("rbp", rbp, aliases=("rank_biased_precision",)),
+        MetricSpec("rbp_residual", rbp_residual, aliases=("rbp_res",)),
         # beyond accuracy: functions of the recommended lists and item data
         MetricSpec(
             "coverage",
@@ -209,6 +223,10 @@ def _aliases() -> str:
 def parse(name: str) -> tuple[MetricSpec, int | None]:
     """Read ``'name'`` or ``'name@k'`` into ``(spec, k)``; ``k`` is None without a cutoff.
 
+    ir_measures' spellings are read too (:func:`parse_with_keywords`), but a
+    name that sets a keyword of the metric (``'RBP(p=0.9)'``) raises: only
+    :func:`recmetrics.evaluate` and the command line pass such keywords on.
+
     Examples
     --------
     >>> spec, k = parse("average_precision@2")
@@ -217,14 +235,57 @@ def parse(name: str) -> tuple[MetricSpec, int | None]:
     >>> parse("recip_rank")[0].name
     'mrr'
     """
+    spec, k, keywords = parse_with_keywords(name)
+    if keywords:
+        raise ValueError(
+            f"{name!r} sets keywords of {spec.name} ({_show(keywords)}), which only "
+            "recmetrics.evaluate and the command line read from a name; call "
+            f"recmetrics.{spec.function.__name__} with them instead"
+        )
+    return spec, k
+
+
+def parse_with_keywords(name: str) -> tuple[MetricSpec, int | None, dict]:
+    """Read a metric name into ``(spec, k, keywords)``: ours, ir_measures' or ranx's spelling.
+
+    Our names: ``'name'`` or ``'name@k'`` (case-insensitive, aliases
+    included). ir_measures' measure strings (``ir_measures/util.py``:
+    ``parse_measure``), ``Name(param=value, ...)@cutoff``: its names map to
+    ours (``nDCG@10``, ``P@5``, ``R@10``, ``AP``, ``AP@10``, ``RR@10``,
+    ``Rprec``, ``Bpref``, ``Judged@10``, ``Success@10`` -> ``hr@10``,
+    ``RBP``), and of its parameters those in :data:`IR_MEASURES_PARAMS` are
+    read into the metric's keywords (``RBP(p=0.9)`` -> ``{'p': 0.9}``); any
+    other parameter (``P(rel=2)@5``, ``AP(judged_only=True)``) raises
+    ``ValueError`` naming it. ranx's ``rbp.95`` is ``RBP(p=0.95)``.
+    ``keywords`` is empty for a plain name.
+
+    Examples
+    --------
+    >>> spec, k, kw = parse_with_keywords("RBP(p=0.9)@10")
+    >>> spec.name, k, kw
+    ('rbp', 10, {'p': 0.9})
+    >>> parse_with_keywords("Success@10")[:2][0].name, parse_with_keywords("rbp.95")[2]
+    ('hr', {'p': 0.95})
+    """
     if not isinstance(name, str):
         raise TypeError(f"metric names must be strings like 'ndcg@10', got {name!r}")
-    m = _NAME.match(name.lower())
-    if not m:
-        raise ValueError(
-            f"cannot read the metric name {name!r}; use forms like 'ndcg@10', 'map', 'auc'"
-        )
-    base, k = m.group(1), m.group(2)
+    ranx = _RANX_RBP.match(name.lower())
+    if ranx:  # ranx: rbp.80 is p = 0.80
+        return REGISTRY["rbp"], None, {"p": float(f"0.{ranx.group(1)}")}
+    call = _CALL.match(name)
+    params = {}
+    if call:
+        base, args, k = call.group(1).lower(), call.group(2), call.group(3)
+        params = _read_params(name, args)
+    else:
+        m = _NAME.match(name.lower())
+        if not m:
+            raise ValueError(
+                f"cannot read the metric name {name!r}; use forms like 'ndcg@10', 'map', 'auc' "
+                "(or ir_measures' 'nDCG@10', 'RBP(p=0.8)')"
+            )
+        base, k = m.group(1), m.group(2)
+    base = IR_MEASURES_NAMES.get(base, base)
     try:
         spec = get(base)
     except ValueError:
@@ -237,7 +298,78 @@ def parse(name: str) -> tuple[MetricSpec, int | None]:
         if not spec.takes_cutoff:
             raise ValueError(f"{spec.name} has no cutoff; ask for {spec.name!r}")
         k = check_k(int(k), f"the cutoff of {name!r}")
-    return spec, k
+    return spec, k, _keywords_of(name, spec, params)
+
+
+# ir_measures' measure strings: Name(param=value, ...)@cutoff (ir_measures/util.py)
+_CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*\((.*)\)\s*(?:@\s*(\d+))?\s*$")
+_PARAM = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=\s*(.+?)\s*$")
+# ranx's rbp.80 (ranx/meta/evaluate.py: extract_metric_and_params)
+_RANX_RBP = re.compile(r"^\s*rbp\.(\d+)\s*$")
+
+#: ir_measures' names (lower-cased) that are not a name or alias of ours.
+IR_MEASURES_NAMES = {"success": "hr"}
+
+
+def _rbp_rel(value):
+    """ir_measures' RBP(rel=1): binary relevance at grade 1, our binary gain."""
+    if value != 1:
+        raise ValueError("only rel=1, binary relevance, is implemented")
+    return {"gain": "binary"}
+
+
+#: The ir_measures parameters read, per metric: parameter -> function of its
+#: value giving the metric's keywords (it raises ValueError for a value it
+#: cannot read). RBP's ``rel=1`` is binary relevance (cwl_eval's RBP).
+IR_MEASURES_PARAMS = {
+    "rbp": {"p": lambda v: {"p": check_probability(v, "p")}, "rel": _rbp_rel},
+    "rbp_residual": {"p": lambda v: {"p": check_probability(v, "p")}},
+}
+
+
+def _show(params):
+    return ", ".join(f"{key}={value!r}" for key, value in params.items())
+
+
+def _read_params(name, args):
+    """``'p=0.8, rel=1'`` -> ``{'p': 0.8, 'rel': 1}`` (Python literals, as ir_measures)."""
+    params = {}
+    for part in filter(None, (x.strip() for x in args.split(","))):
+        m = _PARAM.match(part)
+        if not m:
+            raise ValueError(
+                f"cannot read the parameter {part!r} of {name!r}; ir_measures' parameters are "
+                "named: 'RBP(p=0.8)'"
+            )
+        try:
+            value = ast.literal_eval(m.group(2))
+        except (ValueError, SyntaxError):
+            raise ValueError(f"cannot read the value of {part!r} in {name!r}") from None
+        if m.group(1) in params:
+            raise ValueError(f"{name!r} sets {m.group(1)} twice")
+        params[m.group(1)] = value
+    return params
+
+
+def _keywords_of(name, spec, params):
+    """The metric's keywords from ir_measures' parameters; ValueError naming the others."""
+    readers = IR_MEASURES_PARAMS.get(spec.name, {})
+    unknown = {key: value for key, value in params.items() if key not in readers}
+    if unknown:
+        supported = ", ".join(readers) or "none"
+        raise ValueError(
+            f"{name!r}: the parameter(s) {_show(unknown)} are not supported yet for "
+            f"{spec.name} (the ir_measures parameters read for it: {supported})"
+        )
+    keywords = {}
+    for key, value in params.items():
+        try:
+            keywords.update(readers[key](value))
+        except (ValueError, TypeError) as err:
+            raise ValueError(
+                f"{name!r}: the parameter {key}={value!r} is not supported for {spec.name} ({err})"
+            ) from None
+    return keywords
 
 
 def supported_by(preset: str) -> dict[str, str]:

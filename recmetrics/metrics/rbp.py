@@ -1,0 +1,258 @@
+"""Rank-biased precision (Moffat & Zobel, 2008) and its residual.
+
+A user reads the ranking from the top and, after each item, goes on to the
+next with probability ``p`` (the *persistence*) or stops. RBP is the
+expected rate of gain per item read:
+
+.. math:: \\mathrm{RBP}(p) = (1 - p) \\sum_{i \\ge 1} g_i \\, p^{i - 1}.
+
+Items the judgments do not cover contribute nothing, and neither do the
+positions beyond the end of the list; the *residual* is how much the score
+could still rise if all of them were relevant, so that RBP and RBP plus the
+residual bracket the value under complete judgments.
+
+* :func:`rbp` (ir_measures' ``RBP(p=...)``, ranx's ``rbp.80``);
+* :func:`rbp_residual`, Moffat & Zobel's residual of the same ranking.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._docs import fill_doc
+from .._validation import check_choice, check_probability
+from ._core import finish, window
+from .topn._common import _rank
+
+__all__ = ["rbp", "rbp_residual", "RBP_GAINS"]
+
+# binary: every relevant item has gain 1; linear: its grade (ranx's rbp)
+RBP_GAINS = ("binary", "linear")
+
+
+def _weight(r, k, p):
+    """Per relevant entry: ``(1 - p) E[p^(pos - 1); pos <= k]`` over its tie group.
+
+    Positions ``lo + 1 .. hi`` of the entry's group fall in the top ``k``
+    (:func:`~recmetrics.metrics._core.window`), each with probability
+    ``1 / size``, and ``(1 - p) sum_{i=lo+1}^{hi} p^(i-1) = p^lo - p^hi``.
+    """
+    lo, hi = window(r, k)
+    return (np.power(p, lo) - np.power(p, hi)) / r.size
+
+
+def _nonrel_weight(r, k, p):
+    """The same for the judged non-relevant entries (``judgments='explicit'``)."""
+    kk = np.inf if k is None else float(k)
+    start, size = r.nonrel_start, r.nonrel_size
+    ranked = np.isfinite(start)
+    lo = np.where(ranked, np.minimum(start, kk), 0.0)
+    hi = np.where(ranked, np.minimum(start + size, kk), 0.0)
+    return np.where(ranked, (np.power(p, lo) - np.power(p, hi)) / np.maximum(size, 1.0), 0.0)
+
+
+@fill_doc
+def rbp(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    p=0.8,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+    gain="binary",
+):
+    """Rank-biased precision RBP(p): the expected gain per item read by a persistent user.
+
+    .. math:: \\mathrm{RBP}(p)@k = (1 - p) \\sum_{i=1}^{\\min(k, n)} g_i \\, p^{i - 1}
+
+    per user, averaged over users (Moffat & Zobel, 2008), with ``g_i`` the
+    gain of the item at position ``i`` (``gain='binary'``: 1 for a relevant
+    item, 0 otherwise; ``gain='linear'``: its grade) and ``n`` the length of
+    the ranking. The user reads the first item, and after each item reads
+    the next with probability ``p``: the expected number of items read is
+    ``1 / (1 - p)`` (5 for the default ``p = 0.8``). Without a cutoff the
+    sum runs over the whole ranking; unjudged items and the positions
+    beyond the list count as not relevant, and :func:`rbp_residual` says
+    how much they could add.
+
+    The peers: ranx's ``rbp.80`` (``ranx/metrics/rank_biased_precision.py``,
+    ``_rank_biased_precision``) sums the qrels' grades, as
+    ``gain='linear'`` (they are 0/1 only for binary qrels; its docstring
+    says binary), over the whole run, without a cutoff. ir_measures'
+    ``RBP(p=0.8)`` (``ir_measures/measures/rbp.py``; default ``p = 0.8``)
+    is computed only by its ``cwl_eval`` provider, for binary relevance at a
+    threshold (``RBP(rel=1)``: ``gain='binary'``), without a cutoff, over at
+    most the first 1000 items of the run.
+
+    Under ``ties='expected'`` the value is the exact expectation over the
+    orders of tied items: an item of a tie group that spans the positions
+    ``start + 1 .. start + size`` contributes, in closed form,
+
+    .. math:: (1 - p) \\frac{1}{size} \\sum_{i=lo+1}^{hi} p^{i - 1}
+              = \\frac{p^{lo} - p^{hi}}{size}
+
+    with ``lo = min(start, k)`` and ``hi = min(start + size, k)``.
+
+    Parameters
+    ----------
+    %(a_b)s
+    %(k)s
+    p : float, default 0.8
+        The persistence, in (0, 1): the probability of reading on after an
+        item.
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    %(ties)s
+    %(no_relevant)s
+    %(per_user)s
+    gain : {'binary', 'linear'}, default 'binary'
+        The gain of a relevant item: 1, or its grade (ranx).
+
+    Returns
+    -------
+    %(returns_metric)s
+
+    See Also
+    --------
+    rbp_residual : How much unjudged items and the end of the list could add.
+    recmetrics.dcg : A discount by ``log2(i + 1)`` instead of ``p^(i - 1)``.
+
+    References
+    ----------
+    %(ref_moffat2008)s
+
+    %(ref_bassani2022)s
+
+    %(ref_macavaney2022)s
+
+    %(ref_mcsherry2008)s
+
+    Examples
+    --------
+    Relevant items at positions 1 and 3: ``0.2 * (1 + 0.8^2)``:
+
+    >>> round(rbp([1, 0, 1, 0]), 6)
+    0.328
+    >>> round(rbp([1, 0, 1, 0], p=0.5), 6), round(rbp([1, 0, 1, 0], k=2), 6)
+    (0.625, 0.2)
+    >>> round(rbp([2, 0, 1], gain="linear"), 6)   # the grades, as ranx
+    0.528
+
+    A relevant item tied with a non-relevant one sits at position 1 or 2:
+
+    >>> round(rbp([[1, 0]], [[0.5, 0.5]]), 6)   # 0.2 * (1 + 0.8) / 2
+    0.18
+    """
+    p = check_probability(p, "p")
+    check_choice(gain, "gain", RBP_GAINS)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    g = np.ones_like(r.gain) if gain == "binary" else r.gain
+    val = r.per_user_sum(g * _weight(r, k, p))
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+@fill_doc
+def rbp_residual(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    p=0.8,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
+    """The residual of RBP(p): the most it could rise if every unjudged position were relevant.
+
+    .. math:: \\mathrm{res}(p)@k = (1 - p) \\sum_{i \\in U} p^{i - 1}
+              + \\left(p^{\\min(k, n)} - p^{k}\\right)
+              = 1 - p^{k} - (1 - p) \\sum_{i \\le \\min(k, n),\\ i \\text{ judged}} p^{i - 1}
+
+    per user (Moffat & Zobel, 2008, Sec. 4), with ``U`` the positions of
+    the unjudged items among the first ``min(k, n)``, ``n`` the length of
+    the ranking, and ``p^k = 0`` without a cutoff: the unjudged items of
+    the list, and every position between its end and the cutoff, counted as
+    relevant with gain 1. ``RBP <= true RBP <= RBP + residual`` for binary
+    gains, whatever the missing judgments are; Moffat & Zobel report RBP as
+    ``RBP + residual`` intervals.
+
+    With long data frames the unjudged items are the ranked items that are
+    not rows of ``truth`` (:attr:`~recmetrics.Ranking.judgments`); every
+    other input judges every ranked item, so that only the end of the list
+    is left: ``p^min(k, n) - p^k``, which is 0 for a full ranking of the
+    catalogue cut at ``k <= n`` (and tiny without a cutoff). A user without
+    relevant items follows ``no_relevant``, as in :func:`rbp`, so that the
+    mean residual is the residual of the mean RBP.
+
+    Under ``ties='expected'`` the value is the exact expectation over the
+    orders of tied items: each judged item (relevant or judged
+    non-relevant) covers ``(p^lo - p^hi) / size`` of the mass ``1 - p^k``,
+    as in :func:`rbp`.
+
+    Parameters
+    ----------
+    %(a_b)s
+    %(k)s
+    p : float, default 0.8
+        The persistence, in (0, 1), as in :func:`rbp`.
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    %(ties)s
+    %(no_relevant)s
+    %(per_user)s
+
+    Returns
+    -------
+    %(returns_metric)s
+
+    See Also
+    --------
+    rbp : Rank-biased precision.
+    recmetrics.unjudged : The fraction of the top ``k`` that is unjudged.
+
+    References
+    ----------
+    %(ref_moffat2008)s
+
+    Examples
+    --------
+    ``x`` is unjudged (position 2), and the list ends after 3 items:
+    ``0.2 * 0.8 + 0.8^3``:
+
+    >>> import pandas as pd
+    >>> from recmetrics import from_frames
+    >>> truth = pd.DataFrame({"user": [1, 1], "item": ["a", "b"], "rel": [1, 0]})
+    >>> run = pd.DataFrame({"user": [1] * 3, "item": ["a", "x", "b"], "score": [3, 2, 1]})
+    >>> r = from_frames(truth, run, relevance="rel")
+    >>> round(rbp(r), 6), round(rbp_residual(r), 6)
+    (0.2, 0.672)
+    >>> round(rbp_residual(r, k=2), 6)   # position 2 only: 0.2 * 0.8
+    0.16
+
+    Complete judgments: only the end of the list is left.
+
+    >>> round(rbp_residual([1, 0, 0]), 6), rbp_residual([1, 0, 0], k=3)   # 0.8^3
+    (0.512, 0.0)
+    """
+    p = check_probability(p, "p")
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    tail = 0.0 if k is None else p**k  # p^k, 0 without a cutoff
+    if r.judgments == "complete":
+        seen = r.n_ranked if k is None else np.minimum(r.n_ranked, float(k))
+        val = np.power(p, seen) - tail
+    else:
+        judged = r.per_user_sum(_weight(r, k, p))
+        nonrel_user = np.repeat(np.arange(r.n_users), np.diff(r.nonrel_indptr))
+        judged += np.bincount(nonrel_user, weights=_nonrel_weight(r, k, p), minlength=r.n_users)
+        val = np.clip(1.0 - tail - judged, 0.0, 1.0)
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
