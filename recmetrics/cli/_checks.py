@@ -82,7 +82,7 @@ def _measure(text):
 
     try:
         for _, metric in trec_measures(text):
-            spec, _ = _registry.parse(metric)
+            spec, _, _ = _registry.parse_with_keywords(metric)
             data = [need for need in spec.needs if need != "truth"]
             if data:
                 raise ValueError(
@@ -116,8 +116,8 @@ def _check_usage(args):
     labelled = _measures(args)
     seen = {}
     for label, metric in labelled:
-        spec, k = _registry.parse(metric)
-        key = (spec.name, k)
+        spec, k, keywords = _registry.parse_with_keywords(metric)
+        key = (spec.name, k, tuple(sorted(keywords.items())))
         if key in seen:
             raise ValueError(f"measures {seen[key]!r} and {label!r} are the same measure")
         seen[key] = label

@@ -41,7 +41,7 @@ def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, key
         )
     metrics = list(metrics)
     for name in metrics:
-        spec, _ = _registry.parse(name)
+        spec, _, _ = _registry.parse_with_keywords(name)
         if spec.kind != "ranking":
             raise ValueError(
                 f"{name!r} is a beyond-accuracy metric of the recommended lists; the "

@@ -36,6 +36,7 @@ class Call:
     y_score: object
     names: list  # the metric names as given
     parsed: list  # (name, spec, k) per metric
+    metric_keywords: dict  # name -> the metric's keywords set by the name ('RBP(p=0.9)')
     per_user: bool
     progress: bool
     convention: str | None
@@ -75,7 +76,12 @@ def read_call(args: dict) -> Call:
         check_bool(keywords["retrieve_nonpositive"], "retrieve_nonpositive")
     if keywords["score_dtype"] is not None:
         keywords["score_dtype"] = check_score_dtype(keywords["score_dtype"])
-    parsed = [(name, *_registry.parse(name)) for name in metrics]
+    parsed, metric_keywords = [], {}
+    for name in metrics:
+        spec, k, kw = _registry.parse_with_keywords(name)
+        parsed.append((name, spec, k))
+        if kw:
+            metric_keywords[name] = kw
     if not parsed:
         raise ValueError("metrics is empty; ask for at least one metric")
     if len(set(metrics)) != len(metrics):
@@ -85,6 +91,7 @@ def read_call(args: dict) -> Call:
         y_score=args["y_score"],
         names=metrics,
         parsed=parsed,
+        metric_keywords=metric_keywords,
         per_user=per_user,
         progress=progress,
         convention=args["convention"],

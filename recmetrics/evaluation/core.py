@@ -342,6 +342,7 @@ def _ranking_table(call, options, overrides, y_true, y_score, mask, progress):
     columns = {}
     for opts, (name, spec, k) in zip(per_metric, call.parsed, strict=True):
         kw = {key: opts[key] for key in spec.keywords}
+        kw.update(call.metric_keywords.get(name, {}))  # set by the name: 'RBP(p=0.9)'
         if spec.takes_cutoff:
             kw["k"] = k
         columns[name] = spec.function(
