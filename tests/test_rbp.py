@@ -146,6 +146,13 @@ def test_score_matrices_with_ties_equal_brute_force():
             assert res[u] == pytest.approx(0.7 ** min(k or 6, 6) - (0.7**k if k else 0.0))
 
 
+def test_complete_judgments_full_list_has_no_residual():
+    """A full list cut at k <= n leaves nothing: exactly 0, not a rounding error below it."""
+    for k in (1, 2, 3):
+        assert rm.rbp_residual([[1, 0, 1]], [[0.3, 0.3, 0.1]], k=k) == 0.0
+        assert rm.rbp_residual([1, 0, 1], k=k, p=0.9) == 0.0
+
+
 def test_persistence_is_validated():
     for bad in (0, 1, 1.5, -0.1, float("nan")):
         with pytest.raises(ValueError, match="p must be a number in"):

@@ -246,10 +246,10 @@ def rbp_residual(
     """
     p = check_probability(p, "p")
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
-    tail = 0.0 if k is None else p**k  # p^k, 0 without a cutoff
+    tail = 0.0 if k is None else np.power(p, float(k))  # p^k, 0 without a cutoff
     if r.judgments == "complete":
         seen = r.n_ranked if k is None else np.minimum(r.n_ranked, float(k))
-        val = np.power(p, seen) - tail
+        val = np.maximum(np.power(p, seen) - tail, 0.0)
     else:
         judged = r.per_user_sum(_weight(r, k, p))
         nonrel_user = np.repeat(np.arange(r.n_users), np.diff(r.nonrel_indptr))
