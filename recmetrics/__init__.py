@@ -56,6 +56,13 @@ from .metrics.topn import (
     recall,
     reciprocal_rank,
 )
+from .metrics.trec_sets import (
+    relative_precision,
+    set_f,
+    set_precision,
+    set_recall,
+    set_relative_precision,
+)
 from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
 from .sampled import (
     CORRECTION_METHODS,
@@ -168,6 +175,12 @@ __all__ = [
     "bpref",
     "judged",
     "unjudged",
+    # trec_eval's set measures and relative precision
+    "set_precision",
+    "set_recall",
+    "set_f",
+    "set_relative_precision",
+    "relative_precision",
     # beyond accuracy (the module recmetrics.beyond)
     "beyond",
     # consumers

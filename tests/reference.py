@@ -511,3 +511,63 @@ REFERENCE.update(
         "bpref": Reference(bpref, reads_judgments=True),
     }
 )
+
+
+# --------------------------------------------------------------- trec_eval's set measures
+# The whole retrieved list as a set (m_set_P.c, m_set_recall.c, m_set_F.c,
+# m_set_rel_P.c) and relative precision at k (m_rel_P.c).
+def set_precision(gains, rel_gains=None):
+    """num_rel_ret / num_ret (trec_eval's set_P); 0 for an empty list."""
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0 or len(gains) == 0:
+        return 0.0
+    return hits_at(gains, None) / len(gains)
+
+
+def set_recall(gains, rel_gains=None):
+    """num_rel_ret / num_rel (trec_eval's set_recall)."""
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    return hits_at(gains, None) / len(R)
+
+
+def set_f(gains, beta=1.0, rel_gains=None):
+    """(1 + beta^2) P R / (beta^2 P + R) of set_P and set_recall; 0 without a hit.
+
+    trec_eval's set_F.x computes (x + 1) P R / (x P + R): x = beta^2.
+    """
+    P = set_precision(gains, rel_gains)
+    Rc = set_recall(gains, rel_gains)
+    if P == 0 and Rc == 0:
+        return 0.0
+    x = beta**2
+    return (x + 1) * P * Rc / (x * P + Rc)
+
+
+def set_relative_precision(gains, rel_gains=None):
+    """num_rel_ret / min(num_ret, num_rel) (trec_eval's set_relative_P)."""
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0 or len(gains) == 0:
+        return 0.0
+    return hits_at(gains, None) / min(len(gains), len(R))
+
+
+def relative_precision(gains, k, rel_gains=None):
+    """hits@k / min(k, |R|) (trec_eval's relative_P_k); k=None: the whole list."""
+    R = _relevant_gains(gains, rel_gains)
+    den = min(_cut(k, len(gains)), len(R))
+    if den == 0:
+        return 0.0
+    return hits_at(gains, k) / den
+
+
+REFERENCE.update(
+    {
+        "set_precision": Reference(set_precision),
+        "set_recall": Reference(set_recall),
+        "set_f": Reference(set_f),
+        "set_relative_precision": Reference(set_relative_precision),
+        "relative_precision": Reference(relative_precision),
+    }
+)

@@ -106,6 +106,7 @@ def pytrec(qpath, rpath, measures):
 TREC_MEASURES = [
     "P.5", "P.10", "recall.5", "recall.20", "map", "map_cut.10", "ndcg", "ndcg_cut.3",
     "ndcg_cut.10", "recip_rank", "success.1", "success.5", "Rprec", "bpref",
+    "set_P", "set_recall", "set_F", "set_relative_P", "relative_P.5", "relative_P.20",
 ]  # fmt: skip
 
 

@@ -432,6 +432,11 @@ TREC_MEASURES = {
     "ndcg": "ndcg",
     "rprec": "Rprec",
     "bpref": "bpref",
+    "set_precision": "set_P",
+    "set_recall": "set_recall",
+    "set_f": "set_F",
+    "set_relative_precision": "set_relative_P",
+    "relative_precision": "relative_P",
 }
 
 

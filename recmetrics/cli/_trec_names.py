@@ -21,9 +21,21 @@ _TREC_FAMILIES = {
     "map_cut": ("map", _TREC_CUTOFFS),
     "ndcg_cut": ("ndcg", _TREC_CUTOFFS),
     "success": ("hr", (1, 5, 10)),
+    "relative_P": ("relative_precision", _TREC_CUTOFFS),
 }
 _TREC_PLAIN = {"map": "map", "ndcg": "ndcg", "recip_rank": "mrr", "Rprec": "rprec"}
-_TREC_NAME = re.compile(r"^(P|recall|map_cut|ndcg_cut|success)(?:[._](\d+(?:,\d+)*))?$")
+_TREC_NAME = re.compile(r"^(P|recall|map_cut|ndcg_cut|success|relative_P)(?:[._](\d+(?:,\d+)*))?$")
+# trec_eval's set measures; set_F's parameter x is our beta squared, and only
+# its default (x = 1, beta = 1: the registry's set_f) has a registry name
+_TREC_PLAIN.update(
+    {
+        "set_P": "set_precision",
+        "set_recall": "set_recall",
+        "set_relative_P": "set_relative_precision",
+        "set_F": "set_f",
+    }
+)
+_SET_F = re.compile(r"^set_F[._](\d*\.?\d+)$")
 
 
 def trec_measures(name: str) -> list[tuple[str, str]]:
@@ -33,6 +45,8 @@ def trec_measures(name: str) -> list[tuple[str, str]]:
     --------
     >>> trec_measures("P.10"), trec_measures("ndcg_cut_5"), trec_measures("recip_rank")
     ([('P_10', 'precision@10')], [('ndcg_cut_5', 'ndcg@5')], [('recip_rank', 'mrr')])
+    >>> trec_measures("set_P"), trec_measures("set_F.1.0"), trec_measures("relative_P_5")
+    ([('set_P', 'set_precision')], [('set_F', 'set_f')], [('relative_P_5', 'relative_precision@5')])
     >>> [label for label, _ in trec_measures("success")]
     ['success_1', 'success_5', 'success_10']
     >>> trec_measures("ndcg@10")
@@ -42,6 +56,15 @@ def trec_measures(name: str) -> list[tuple[str, str]]:
         raise TypeError(f"a measure name must be a str, got {type(name).__name__}")
     if name in _TREC_PLAIN:
         return [(name, _TREC_PLAIN[name])]
+    m = _SET_F.match(name)
+    if m:
+        if float(m.group(1)) != 1.0:
+            raise ValueError(
+                f"measure {name!r}: trec_eval's set_F.x is F with beta = sqrt(x); only "
+                "set_F (x = 1, beta = 1) is a measure name here: for another beta call "
+                "recmetrics.set_f(..., beta=...) from Python"
+            )
+        return [("set_F", "set_f")]
     m = _TREC_NAME.match(name)
     if m:
         family, cuts = m.group(1), m.group(2)

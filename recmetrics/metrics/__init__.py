@@ -13,6 +13,8 @@ tie group), the beyond-accuracy metrics of the recommended lists.
 * :mod:`~recmetrics.metrics.judged`: measures of incomplete judgments,
   judged@k, unjudged@k and bpref (long data frames tell judged
   non-relevant items from unjudged ones);
+* :mod:`~recmetrics.metrics.trec_sets`: trec_eval's set measures (set
+  precision, recall, F, relative precision) and relative precision at k;
 * :mod:`~recmetrics.metrics.beyond`: coverage, concentration, novelty,
   popularity, diversity, serendipity, calibration (``book/beyond``);
 * ``_core``: cutoff windows, expectations over tie groups, the policies for

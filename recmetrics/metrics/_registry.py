@@ -30,6 +30,13 @@ from .topn import (
     recall,
     reciprocal_rank,
 )
+from .trec_sets import (
+    relative_precision,
+    set_f,
+    set_precision,
+    set_recall,
+    set_relative_precision,
+)
 
 __all__ = ["MetricSpec", "REGISTRY", "CUTOFF_RULES", "get", "parse", "names", "supported_by"]
 
@@ -124,6 +131,23 @@ REGISTRY: dict[str, MetricSpec] = {
         MetricSpec("judged", judged, aliases=("judged_at",), keywords=("short_lists",)),
         MetricSpec("unjudged", unjudged, aliases=("unj",), keywords=("short_lists",)),
         MetricSpec("bpref", bpref, aliases=("binary_preference",), takes_cutoff=False),
+        # trec_eval's set measures (the whole list as a set) and relative_P_k
+        MetricSpec("set_precision", set_precision, aliases=("set_p",), takes_cutoff=False),
+        MetricSpec("set_recall", set_recall, takes_cutoff=False),
+        # beta = 1 (trec_eval's set_F, set_F.1.0); other betas: rm.set_f(beta=...)
+        MetricSpec("set_f", set_f, aliases=("set_f1",), takes_cutoff=False),
+        MetricSpec(
+            "set_relative_precision",
+            set_relative_precision,
+            aliases=("set_relative_p",),
+            takes_cutoff=False,
+        ),
+        MetricSpec(
+            "relative_precision",
+            relative_precision,
+            aliases=("relative_p",),
+            rank_cutoff_required=True,
+        ),
         # beyond accuracy: functions of the recommended lists and item data
         MetricSpec(
             "coverage",

@@ -35,6 +35,11 @@ PROVIDER = Provider(
         "map": "both",  # map, map_cut_k
         "ndcg": "both",  # ndcg, ndcg_cut_k
         "bpref": "none",  # bpref
+        "set_precision": "none",  # set_P
+        "set_recall": "none",  # set_recall
+        "set_f": "none",  # set_F (= set_F.1.0)
+        "set_relative_precision": "none",  # set_relative_P
+        "relative_precision": "k",  # relative_P_k
     },
     sources={
         "precision": "m_P.c (P_k)",
@@ -45,6 +50,11 @@ PROVIDER = Provider(
         "hr": "m_success.c (success_k)",
         "rprec": "m_Rprec.c (Rprec)",
         "bpref": "m_bpref.c (bpref)",
+        "set_precision": "m_set_P.c (set_P)",
+        "set_recall": "m_set_recall.c (set_recall)",
+        "set_f": "m_set_F.c (set_F; its parameter x is our beta squared)",
+        "set_relative_precision": "m_set_rel_P.c (set_relative_P)",
+        "relative_precision": "m_rel_P.c (relative_P_k)",
         "ties": "form_res_rels.c: comp_sim_docno",
     },
 )
