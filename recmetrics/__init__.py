@@ -32,6 +32,7 @@ from .evaluation import compare_conventions, evaluate
 from .inputs.frames import from_frames
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .metrics import beyond
+from .metrics.interpolated_precision import iprec_at_recall, precision_11pt
 from .metrics.judged import bpref, judged, unjudged
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
 from .metrics.rating import mae, rating_errors_by_user, rmse
@@ -181,6 +182,8 @@ __all__ = [
     "set_f",
     "set_relative_precision",
     "relative_precision",
+    "iprec_at_recall",
+    "precision_11pt",
     # beyond accuracy (the module recmetrics.beyond)
     "beyond",
     # consumers

@@ -571,3 +571,51 @@ REFERENCE.update(
         "relative_precision": Reference(relative_precision),
     }
 )
+
+
+# --------------------------------------------------------------- interpolated precision
+def iprec_at_recall(gains, recall_level=0.0, rel_gains=None):
+    """trec_eval's iprec_at_recall (m_iprec_at_recall.c, 9.0.8), written from its loop.
+
+    cut = (long) (level * num_rel + 0.9); walk the list from the bottom keeping
+    the best precision seen so far; at the cut-th relevant item read it.
+    """
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0 or len(gains) == 0:
+        return 0.0
+    cut = int(recall_level * len(R) + 0.9)
+    num_rel_ret = hits_at(gains, None)
+    if cut > num_rel_ret:
+        return 0.0
+    best = num_rel_ret / len(gains)
+    rel_so_far = num_rel_ret
+    for i in range(len(gains), 0, -1):
+        if rel_so_far == 0:
+            break
+        best = max(best, rel_so_far / i)
+        if gains[i - 1] > 0:
+            if rel_so_far == cut:
+                return best
+            rel_so_far -= 1
+    return best  # cut 0: the best precision of the list
+
+
+def precision_11pt(gains, rel_gains=None):
+    """trec_eval's 11pt_avg: the mean of iprec_at_recall at 0.0, 0.1, ..., 1.0."""
+    levels = [x / 10 for x in range(11)]
+    return sum(iprec_at_recall(gains, x, rel_gains) for x in levels) / len(levels)
+
+
+def _iprec_at(level):
+    def fn(gains, rel_gains=None):
+        return iprec_at_recall(gains, level, rel_gains)
+
+    return fn
+
+
+REFERENCE.update(
+    {
+        **{f"iprec_at_recall_{x / 10:.2f}": Reference(_iprec_at(x / 10)) for x in range(11)},
+        "precision_11pt": Reference(precision_11pt),
+    }
+)

@@ -437,6 +437,8 @@ TREC_MEASURES = {
     "set_f": "set_F",
     "set_relative_precision": "set_relative_P",
     "relative_precision": "relative_P",
+    **{f"iprec_at_recall_{x / 10:.2f}": f"iprec_at_recall_{x / 10:.2f}" for x in range(11)},
+    "precision_11pt": "11pt_avg",
 }
 
 

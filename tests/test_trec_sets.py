@@ -151,3 +151,101 @@ def test_evaluate_under_trec_eval_matches_pytrec_eval():
     for name, key in keys.items():
         for q in QRELS:
             assert res.loc[q, name] == pytest.approx(theirs[q][key], abs=1e-6), (name, q)
+
+
+# ------------------------------------------------------------------ interpolated precision
+def _random_qrels_run(seed, n_queries=40):
+    rng = np.random.default_rng(seed)
+    qrels, run = {}, {}
+    for q in range(n_queries):
+        n_docs = int(rng.integers(1, 40))
+        docs = [f"d{j:03d}" for j in range(60)]
+        rel = rng.random(60) < rng.uniform(0.05, 0.5)
+        qrels[f"q{q:02d}"] = {
+            d: int(r) for d, r in zip(docs, rel, strict=True) if r or rng.random() < 0.3
+        }
+        if not any(qrels[f"q{q:02d}"].values()):
+            qrels[f"q{q:02d}"][docs[0]] = 1
+        chosen = rng.choice(60, n_docs, replace=False)
+        run[f"q{q:02d}"] = {docs[j]: float(n_docs - i) for i, j in enumerate(chosen)}
+    return qrels, run
+
+
+def test_iprec_and_11pt_match_pytrec_eval_over_many_sizes():
+    """Many values of |R| (1 .. ~30): trec_eval 9.0.8's rounding of level * |R| + 0.9."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = _random_qrels_run(1)
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"iprec_at_recall", "11pt_avg"}).evaluate(run)
+    truth = pd.DataFrame(
+        [(q, d, g) for q, docs in qrels.items() for d, g in docs.items()],
+        columns=["user", "item", "grade"],
+    )
+    pred = pd.DataFrame(
+        [(q, d, s) for q, docs in run.items() for d, s in docs.items()],
+        columns=["user", "item", "score"],
+    )
+    r = rm.from_frames(truth, pred, relevance="grade", ties="trec_eval")
+    for level in rm.metrics.interpolated_precision.RECALL_LEVELS:
+        ours = rm.iprec_at_recall(r, recall_level=level, no_relevant="zero", per_user=True)
+        for q in theirs:
+            key = f"iprec_at_recall_{level:.2f}"
+            assert ours[q] == pytest.approx(theirs[q][key], abs=1e-12), (q, key)
+    ours = rm.precision_11pt(r, no_relevant="zero", per_user=True)
+    for q in theirs:
+        assert ours[q] == pytest.approx(theirs[q]["11pt_avg"], abs=1e-12), q
+
+
+def _iprec_plain(gains, level, n_rel):
+    cut = max(int(level * n_rel + 0.9), 1)
+    pos = np.flatnonzero(gains) + 1
+    if n_rel == 0 or len(pos) == 0 or int(level * n_rel + 0.9) > len(pos):
+        return 0.0
+    m = np.arange(1, len(pos) + 1)
+    return float(np.max((m / pos)[cut - 1 :]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_iprec_expected_is_the_mean_over_tie_orders(seed):
+    """Exact under ties='expected': every distinct arrangement of two tie groups."""
+    rng = np.random.default_rng(seed)
+    gains = (rng.random(10) < 0.45).astype(int)
+    gains[rng.integers(10)] = 1
+    scores = np.array([5, 4, 4, 4, 4, 3, 2, 2, 2, 1], dtype=float)
+    groups = [[0], [1, 2, 3, 4], [5], [6, 7, 8], [9]]
+    arrangements = []
+    for perms in itertools.product(*(set(itertools.permutations(gains[g])) for g in groups)):
+        arrangements.append(np.concatenate([np.array(p) for p in perms]))
+    weights = [1.0] * len(arrangements)  # distinct arrangements are equally likely
+    n_rel = int(gains.sum())
+    for level in rm.metrics.interpolated_precision.RECALL_LEVELS:
+        want = np.average([_iprec_plain(a, level, n_rel) for a in arrangements], weights=weights)
+        got = rm.iprec_at_recall(gains, scores, recall_level=level, ties="expected")
+        assert got == pytest.approx(want, abs=1e-12), level
+    want = np.mean(
+        [
+            np.mean(
+                [_iprec_plain(a, x, n_rel) for x in rm.metrics.interpolated_precision.RECALL_LEVELS]
+            )
+            for a in arrangements
+        ]
+    )
+    assert rm.precision_11pt(gains, scores, ties="expected") == pytest.approx(want, abs=1e-12)
+
+
+def test_iprec_registry_and_cli_names():
+    from recmetrics.metrics import _registry
+
+    assert _registry.parse("iprec_at_recall_0.10")[0].name == "iprec_at_recall_0.10"
+    assert _registry.parse("11pt_avg")[0].name == "precision_11pt"
+    assert trec_measures("iprec_at_recall.0.1,1") == [
+        ("iprec_at_recall_0.10", "iprec_at_recall_0.10"),
+        ("iprec_at_recall_1.00", "iprec_at_recall_1.00"),
+    ]
+    assert len(trec_measures("iprec_at_recall")) == 11
+    assert trec_measures("11pt_avg") == [("11pt_avg", "precision_11pt")]
+    with pytest.raises(ValueError, match="recall_level=x"):
+        trec_measures("iprec_at_recall.0.25")
+    with pytest.raises(ValueError, match="11 levels"):
+        trec_measures("11pt_avg.0.2,0.5,0.8")
+    with pytest.raises(ValueError, match=r"\[0, 1\]|recall_level"):
+        rm.iprec_at_recall([1, 0], recall_level=1.5)

@@ -36,6 +36,27 @@ _TREC_PLAIN.update(
     }
 )
 _SET_F = re.compile(r"^set_F[._](\d*\.?\d+)$")
+# interpolated precision: the registry has trec_eval's 11 default recall levels
+# (iprec_at_recall_0.00 .. iprec_at_recall_1.00) and their mean (11pt_avg)
+_LEVELS = tuple(x / 10 for x in range(11))
+_IPREC = re.compile(r"^(iprec_at_recall|11pt_avg)(?:[._](\d*\.?\d+(?:,\d*\.?\d+)*))?$")
+
+
+def _iprec_measures(name, family, params):
+    levels = _LEVELS if params is None else [float(x) for x in params.split(",")]
+    if family == "11pt_avg":
+        if sorted(levels) != list(_LEVELS):
+            raise ValueError(
+                f"measure {name!r}: only 11pt_avg over the 11 levels 0.0, 0.1, ..., 1.0 is "
+                "a measure name here"
+            )
+        return [("11pt_avg", "precision_11pt")]
+    if any(x not in _LEVELS for x in levels):
+        raise ValueError(
+            f"measure {name!r}: the recall levels here are 0.0, 0.1, ..., 1.0; for another "
+            "level call recmetrics.iprec_at_recall(..., recall_level=x) from Python"
+        )
+    return [(f"iprec_at_recall_{x:.2f}",) * 2 for x in levels]
 
 
 def trec_measures(name: str) -> list[tuple[str, str]]:
@@ -56,6 +77,9 @@ def trec_measures(name: str) -> list[tuple[str, str]]:
         raise TypeError(f"a measure name must be a str, got {type(name).__name__}")
     if name in _TREC_PLAIN:
         return [(name, _TREC_PLAIN[name])]
+    m = _IPREC.match(name)
+    if m:
+        return _iprec_measures(name, m.group(1), m.group(2))
     m = _SET_F.match(name)
     if m:
         if float(m.group(1)) != 1.0:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .._validation import check_k
 from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
+from .interpolated_precision import IPREC_AT_LEVEL, precision_11pt
 from .judged import bpref, judged, unjudged
 from .ndcg import cg, dcg, ndcg
 from .roc_auc import auc
@@ -148,6 +149,10 @@ REGISTRY: dict[str, MetricSpec] = {
             aliases=("relative_p",),
             rank_cutoff_required=True,
         ),
+        # interpolated precision: one name per trec_eval recall level (0.00 .. 1.00;
+        # rm.iprec_at_recall(recall_level=x) for another level), and their mean
+        *(MetricSpec(name, fn, takes_cutoff=False) for name, fn in IPREC_AT_LEVEL.items()),
+        MetricSpec("precision_11pt", precision_11pt, aliases=("11pt_avg",), takes_cutoff=False),
         # beyond accuracy: functions of the recommended lists and item data
         MetricSpec(
             "coverage",
@@ -207,7 +212,9 @@ REGISTRY: dict[str, MetricSpec] = {
 }
 
 _BY_NAME = {alias: spec for spec in REGISTRY.values() for alias in (spec.name, *spec.aliases)}
-_NAME = re.compile(r"^\s*([a-z_0-9]+?)\s*(?:@\s*(\d+))?\s*$")
+# a base name of letters, digits and underscores, with a decimal point in a
+# parameter (trec_eval's iprec_at_recall_0.10)
+_NAME = re.compile(r"^\s*([a-z_0-9.]+?)\s*(?:@\s*(\d+))?\s*$")
 
 
 def names() -> list[str]:
