@@ -40,20 +40,23 @@ def _recall_cut(level, n_rel):
 
 
 def _count_above(n, g, lower):
-    """Weight of the ``g``-subsets ``J_1 < ... < J_g`` of ``1..n`` with ``J_i >= lower[i]``.
+    """Weight of the ``g``-subsets ``J_1 < ... < J_g`` of ``1..n`` with ``J_i >= lower[:, i]``.
 
-    Returned as a fraction of all ``C(n, g)`` subsets (each step is scaled by
-    the unconstrained count, so that no count overflows).
+    One row of ``lower`` (shape ``(V, g)``) per set of bounds; returned as
+    fractions of all ``C(n, g)`` subsets (each step is scaled by the
+    unconstrained count, so that no count overflows).
     """
     j = np.arange(1, n + 1)
-    ways = (j >= lower[0]).astype(np.float64)
+    ways = (j[None, :] >= lower[:, :1]).astype(np.float64)
     free = np.ones(n)
     for i in range(1, g):
         scale = free.sum()
         # J_i = j needs J_{i-1} < j: the running sum of the previous step, shifted by one
-        ways = np.concatenate(([0.0], np.cumsum(ways)[:-1])) * (j >= lower[i]) / scale
+        prev = np.cumsum(ways, axis=1)
+        ways = np.zeros_like(prev)
+        ways[:, 1:] = prev[:, :-1] * (j[None, 1:] >= lower[:, i : i + 1]) / scale
         free = np.concatenate(([0.0], np.cumsum(free)[:-1])) / scale
-    return ways.sum() / free.sum()
+    return ways.sum(axis=1) / free.sum()
 
 
 def _group_max(b, s, n, g, c):
@@ -69,19 +72,21 @@ def _group_max(b, s, n, g, c):
     if n == 1 or n == g:  # one order only: J_i = i
         v = max((b + i) / (s + i) for i in range(i0, g + 1))
         return np.array([v]), np.array([1.0])
-    pairs = {(b + i, s + jj) for i in range(i0, g + 1) for jj in range(i, n - g + i + 1)}
-    values = sorted(pairs, key=lambda pq: pq[0] / pq[1])
-    support, cdf = [], []
-    for p, q in values:
-        v = p / q
-        if support and support[-1] == v:  # the same rational, another spelling
-            continue
-        lower = np.zeros(g, dtype=np.int64)  # no bound for i < i0
-        for i in range(i0, g + 1):
-            lower[i - 1] = -((-(b + i) * q) // p) - s
-        support.append(v)
-        cdf.append(_count_above(n, g, lower))
-    return np.array(support), np.array(cdf)
+    i = np.arange(i0, g + 1)
+    offset = np.arange(n - g + 1)  # J_i ranges over i .. n - g + i
+    p = np.repeat(b + i, offset.shape[0]).astype(np.int64)
+    q = (s + i[:, None] + offset[None, :]).ravel().astype(np.int64)
+    # equal rationals give equal doubles (division is correctly rounded)
+    support, first = np.unique(p / q, return_index=True)
+    p, q = p[first], q[first]
+    lower = np.zeros((support.shape[0], g), dtype=np.int64)  # no bound for i < i0
+    for ii in range(i0, g + 1):
+        lower[:, ii - 1] = -((-(b + ii) * q) // p) - s
+    cdf = np.empty(support.shape[0])
+    step = max(1, 4_000_000 // n)  # rows of the counting table at a time
+    for lo in range(0, support.shape[0], step):
+        cdf[lo : lo + step] = _count_above(n, g, lower[lo : lo + step])
+    return support, cdf
 
 
 def _expected_iprec(groups, cut, n_rel_ret):

@@ -37,6 +37,8 @@ __all__ = [
 def _set_counts(a, b, ranks, n_items, mask, ties):
     """The Ranking, whether one user was given, the hits of the whole list and its length."""
     r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    if np.any(~np.isfinite(r.n_ranked)):
+        raise ValueError("the set measures need the length of each list: pass n_items with ranks")
     # every retrieved relevant item is a hit, whatever the order of tied items
     return r, single, hits(r, None), _cutoff_size(r, None)
 
