@@ -32,6 +32,7 @@ from .evaluation import compare_conventions, evaluate
 from .inputs.frames import from_frames
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .metrics import beyond
+from .metrics.interpolated_precision import iprec_at_recall, precision_11pt
 from .metrics.judged import bpref, judged, unjudged
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
 from .metrics.rating import mae, rating_errors_by_user, rmse
@@ -56,6 +57,13 @@ from .metrics.topn import (
     r_precision,
     recall,
     reciprocal_rank,
+)
+from .metrics.trec_sets import (
+    relative_precision,
+    set_f,
+    set_precision,
+    set_recall,
+    set_relative_precision,
 )
 from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
 from .sampled import (
@@ -172,6 +180,14 @@ __all__ = [
     # rank-biased precision
     "rbp",
     "rbp_residual",
+    # trec_eval's set measures and relative precision
+    "set_precision",
+    "set_recall",
+    "set_f",
+    "set_relative_precision",
+    "relative_precision",
+    "iprec_at_recall",
+    "precision_11pt",
     # beyond accuracy (the module recmetrics.beyond)
     "beyond",
     # consumers

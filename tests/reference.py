@@ -541,9 +541,111 @@ def rbp_residual(gains, k=None, p=0.8, rel_gains=None):
     return total + p**seen - (0.0 if k is None else p**k)
 
 
+# --------------------------------------------------------------- trec_eval's set measures
+# The whole retrieved list as a set (m_set_P.c, m_set_recall.c, m_set_F.c,
+# m_set_rel_P.c) and relative precision at k (m_rel_P.c).
+def set_precision(gains, rel_gains=None):
+    """num_rel_ret / num_ret (trec_eval's set_P); 0 for an empty list."""
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0 or len(gains) == 0:
+        return 0.0
+    return hits_at(gains, None) / len(gains)
+
+
+def set_recall(gains, rel_gains=None):
+    """num_rel_ret / num_rel (trec_eval's set_recall)."""
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    return hits_at(gains, None) / len(R)
+
+
+def set_f(gains, beta=1.0, rel_gains=None):
+    """(1 + beta^2) P R / (beta^2 P + R) of set_P and set_recall; 0 without a hit.
+
+    trec_eval's set_F.x computes (x + 1) P R / (x P + R): x = beta^2.
+    """
+    P = set_precision(gains, rel_gains)
+    Rc = set_recall(gains, rel_gains)
+    if P == 0 and Rc == 0:
+        return 0.0
+    x = beta**2
+    return (x + 1) * P * Rc / (x * P + Rc)
+
+
+def set_relative_precision(gains, rel_gains=None):
+    """num_rel_ret / min(num_ret, num_rel) (trec_eval's set_relative_P)."""
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0 or len(gains) == 0:
+        return 0.0
+    return hits_at(gains, None) / min(len(gains), len(R))
+
+
+def relative_precision(gains, k, rel_gains=None):
+    """hits@k / min(k, |R|) (trec_eval's relative_P_k); k=None: the whole list."""
+    R = _relevant_gains(gains, rel_gains)
+    den = min(_cut(k, len(gains)), len(R))
+    if den == 0:
+        return 0.0
+    return hits_at(gains, k) / den
+
+
 REFERENCE.update(
     {
         "rbp": Reference(rbp),
         "rbp_residual": Reference(rbp_residual, reads_judgments=True),
+        "set_precision": Reference(set_precision),
+        "set_recall": Reference(set_recall),
+        "set_f": Reference(set_f),
+        "set_relative_precision": Reference(set_relative_precision),
+        "relative_precision": Reference(relative_precision),
+    }
+)
+
+
+# --------------------------------------------------------------- interpolated precision
+def iprec_at_recall(gains, recall_level=0.0, rel_gains=None):
+    """trec_eval's iprec_at_recall (m_iprec_at_recall.c, 9.0.8), written from its loop.
+
+    cut = (long) (level * num_rel + 0.9); walk the list from the bottom keeping
+    the best precision seen so far; at the cut-th relevant item read it.
+    """
+    R = _relevant_gains(gains, rel_gains)
+    if len(R) == 0 or len(gains) == 0:
+        return 0.0
+    cut = int(recall_level * len(R) + 0.9)
+    num_rel_ret = hits_at(gains, None)
+    if cut > num_rel_ret:
+        return 0.0
+    best = num_rel_ret / len(gains)
+    rel_so_far = num_rel_ret
+    for i in range(len(gains), 0, -1):
+        if rel_so_far == 0:
+            break
+        best = max(best, rel_so_far / i)
+        if gains[i - 1] > 0:
+            if rel_so_far == cut:
+                return best
+            rel_so_far -= 1
+    return best  # cut 0: the best precision of the list
+
+
+def precision_11pt(gains, rel_gains=None):
+    """trec_eval's 11pt_avg: the mean of iprec_at_recall at 0.0, 0.1, ..., 1.0."""
+    levels = [x / 10 for x in range(11)]
+    return sum(iprec_at_recall(gains, x, rel_gains) for x in levels) / len(levels)
+
+
+def _iprec_at(level):
+    def fn(gains, rel_gains=None):
+        return iprec_at_recall(gains, level, rel_gains)
+
+    return fn
+
+
+REFERENCE.update(
+    {
+        **{f"iprec_at_recall_{x / 10:.2f}": Reference(_iprec_at(x / 10)) for x in range(11)},
+        "precision_11pt": Reference(precision_11pt),
     }
 )

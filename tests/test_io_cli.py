@@ -106,6 +106,8 @@ def pytrec(qpath, rpath, measures):
 TREC_MEASURES = [
     "P.5", "P.10", "recall.5", "recall.20", "map", "map_cut.10", "ndcg", "ndcg_cut.3",
     "ndcg_cut.10", "recip_rank", "success.1", "success.5", "Rprec", "bpref",
+    "set_P", "set_recall", "set_F", "set_relative_P", "relative_P.5", "relative_P.20",
+    "iprec_at_recall.0.10", "iprec_at_recall.0.50", "11pt_avg",
 ]  # fmt: skip
 
 
@@ -114,7 +116,9 @@ TREC_MEASURES = [
 def test_cli_matches_trec_eval_per_query_and_mean(trec_files):
     qpath, rpath = trec_files
     expected = pytrec(qpath, rpath, TREC_MEASURES)
-    labels = [m.replace(".", "_") for m in TREC_MEASURES]
+    # trec_eval's label: the first "." becomes "_" (P.5 -> P_5, iprec_at_recall.0.10 ->
+    # iprec_at_recall_0.10)
+    labels = [m.replace(".", "_", 1) for m in TREC_MEASURES]
     res = run_cli(
         "evaluate", qpath, rpath, "-m", *TREC_MEASURES, "--convention", "trec_eval",
         "--per-user", "--format", "json",

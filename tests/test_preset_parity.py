@@ -432,6 +432,13 @@ TREC_MEASURES = {
     "ndcg": "ndcg",
     "rprec": "Rprec",
     "bpref": "bpref",
+    "set_precision": "set_P",
+    "set_recall": "set_recall",
+    "set_f": "set_F",
+    "set_relative_precision": "set_relative_P",
+    "relative_precision": "relative_P",
+    **{f"iprec_at_recall_{x / 10:.2f}": f"iprec_at_recall_{x / 10:.2f}" for x in range(11)},
+    "precision_11pt": "11pt_avg",
 }
 
 

@@ -21,9 +21,42 @@ _TREC_FAMILIES = {
     "map_cut": ("map", _TREC_CUTOFFS),
     "ndcg_cut": ("ndcg", _TREC_CUTOFFS),
     "success": ("hr", (1, 5, 10)),
+    "relative_P": ("relative_precision", _TREC_CUTOFFS),
 }
 _TREC_PLAIN = {"map": "map", "ndcg": "ndcg", "recip_rank": "mrr", "Rprec": "rprec"}
-_TREC_NAME = re.compile(r"^(P|recall|map_cut|ndcg_cut|success)(?:[._](\d+(?:,\d+)*))?$")
+_TREC_NAME = re.compile(r"^(P|recall|map_cut|ndcg_cut|success|relative_P)(?:[._](\d+(?:,\d+)*))?$")
+# trec_eval's set measures; set_F's parameter x is our beta squared, and only
+# its default (x = 1, beta = 1: the registry's set_f) has a registry name
+_TREC_PLAIN.update(
+    {
+        "set_P": "set_precision",
+        "set_recall": "set_recall",
+        "set_relative_P": "set_relative_precision",
+        "set_F": "set_f",
+    }
+)
+_SET_F = re.compile(r"^set_F[._](\d*\.?\d+)$")
+# interpolated precision: the registry has trec_eval's 11 default recall levels
+# (iprec_at_recall_0.00 .. iprec_at_recall_1.00) and their mean (11pt_avg)
+_LEVELS = tuple(x / 10 for x in range(11))
+_IPREC = re.compile(r"^(iprec_at_recall|11pt_avg)(?:[._](\d*\.?\d+(?:,\d*\.?\d+)*))?$")
+
+
+def _iprec_measures(name, family, params):
+    levels = _LEVELS if params is None else [float(x) for x in params.split(",")]
+    if family == "11pt_avg":
+        if sorted(levels) != list(_LEVELS):
+            raise ValueError(
+                f"measure {name!r}: only 11pt_avg over the 11 levels 0.0, 0.1, ..., 1.0 is "
+                "a measure name here"
+            )
+        return [("11pt_avg", "precision_11pt")]
+    if any(x not in _LEVELS for x in levels):
+        raise ValueError(
+            f"measure {name!r}: the recall levels here are 0.0, 0.1, ..., 1.0; for another "
+            "level call recmetrics.iprec_at_recall(..., recall_level=x) from Python"
+        )
+    return [(f"iprec_at_recall_{x:.2f}",) * 2 for x in levels]
 
 
 def trec_measures(name: str) -> list[tuple[str, str]]:
@@ -33,6 +66,8 @@ def trec_measures(name: str) -> list[tuple[str, str]]:
     --------
     >>> trec_measures("P.10"), trec_measures("ndcg_cut_5"), trec_measures("recip_rank")
     ([('P_10', 'precision@10')], [('ndcg_cut_5', 'ndcg@5')], [('recip_rank', 'mrr')])
+    >>> trec_measures("set_P"), trec_measures("set_F.1.0"), trec_measures("relative_P_5")
+    ([('set_P', 'set_precision')], [('set_F', 'set_f')], [('relative_P_5', 'relative_precision@5')])
     >>> [label for label, _ in trec_measures("success")]
     ['success_1', 'success_5', 'success_10']
     >>> trec_measures("ndcg@10")
@@ -42,6 +77,18 @@ def trec_measures(name: str) -> list[tuple[str, str]]:
         raise TypeError(f"a measure name must be a str, got {type(name).__name__}")
     if name in _TREC_PLAIN:
         return [(name, _TREC_PLAIN[name])]
+    m = _IPREC.match(name)
+    if m:
+        return _iprec_measures(name, m.group(1), m.group(2))
+    m = _SET_F.match(name)
+    if m:
+        if float(m.group(1)) != 1.0:
+            raise ValueError(
+                f"measure {name!r}: trec_eval's set_F.x is F with beta = sqrt(x); only "
+                "set_F (x = 1, beta = 1) is a measure name here: for another beta call "
+                "recmetrics.set_f(..., beta=...) from Python"
+            )
+        return [("set_F", "set_f")]
     m = _TREC_NAME.match(name)
     if m:
         family, cuts = m.group(1), m.group(2)

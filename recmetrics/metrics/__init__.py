@@ -14,6 +14,10 @@ tie group), the beyond-accuracy metrics of the recommended lists.
   judged@k, unjudged@k and bpref (long data frames tell judged
   non-relevant items from unjudged ones);
 * :mod:`~recmetrics.metrics.rbp`: rank-biased precision and its residual;
+* :mod:`~recmetrics.metrics.trec_sets`: trec_eval's set measures (set
+  precision, recall, F, relative precision) and relative precision at k;
+* :mod:`~recmetrics.metrics.interpolated_precision`: trec_eval's
+  interpolated precision at recall levels and its 11-point average;
 * :mod:`~recmetrics.metrics.beyond`: coverage, concentration, novelty,
   popularity, diversity, serendipity, calibration (``book/beyond``);
 * ``_core``: cutoff windows, expectations over tie groups, the policies for

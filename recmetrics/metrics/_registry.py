@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from .._validation import check_k, check_probability
 from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
+from .interpolated_precision import IPREC_AT_LEVEL, precision_11pt
 from .judged import bpref, judged, unjudged
 from .ndcg import cg, dcg, ndcg
 from .rbp import rbp, rbp_residual
@@ -31,6 +32,13 @@ from .topn import (
     r_precision,
     recall,
     reciprocal_rank,
+)
+from .trec_sets import (
+    relative_precision,
+    set_f,
+    set_precision,
+    set_recall,
+    set_relative_precision,
 )
 
 __all__ = [
@@ -138,6 +146,27 @@ REGISTRY: dict[str, MetricSpec] = {
         # rank-biased precision (Moffat & Zobel 2008): p from the name, RBP(p=0.9)
         MetricSpec("rbp", rbp, aliases=("rank_biased_precision",)),
         MetricSpec("rbp_residual", rbp_residual, aliases=("rbp_res",)),
+        # trec_eval's set measures (the whole list as a set) and relative_P_k
+        MetricSpec("set_precision", set_precision, aliases=("set_p",), takes_cutoff=False),
+        MetricSpec("set_recall", set_recall, takes_cutoff=False),
+        # beta = 1 (trec_eval's set_F, set_F.1.0); other betas: rm.set_f(beta=...)
+        MetricSpec("set_f", set_f, aliases=("set_f1",), takes_cutoff=False),
+        MetricSpec(
+            "set_relative_precision",
+            set_relative_precision,
+            aliases=("set_relative_p",),
+            takes_cutoff=False,
+        ),
+        MetricSpec(
+            "relative_precision",
+            relative_precision,
+            aliases=("relative_p",),
+            rank_cutoff_required=True,
+        ),
+        # interpolated precision: one name per trec_eval recall level (0.00 .. 1.00;
+        # rm.iprec_at_recall(recall_level=x) for another level), and their mean
+        *(MetricSpec(name, fn, takes_cutoff=False) for name, fn in IPREC_AT_LEVEL.items()),
+        MetricSpec("precision_11pt", precision_11pt, aliases=("11pt_avg",), takes_cutoff=False),
         # beyond accuracy: functions of the recommended lists and item data
         MetricSpec(
             "coverage",
@@ -197,7 +226,9 @@ REGISTRY: dict[str, MetricSpec] = {
 }
 
 _BY_NAME = {alias: spec for spec in REGISTRY.values() for alias in (spec.name, *spec.aliases)}
-_NAME = re.compile(r"^\s*([a-z_0-9]+?)\s*(?:@\s*(\d+))?\s*$")
+# a base name of letters, digits and underscores, with a decimal point in a
+# parameter (trec_eval's iprec_at_recall_0.10)
+_NAME = re.compile(r"^\s*([a-z_0-9.]+?)\s*(?:@\s*(\d+))?\s*$")
 
 
 def names() -> list[str]:

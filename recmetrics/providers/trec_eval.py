@@ -35,6 +35,23 @@ PROVIDER = Provider(
         "map": "both",  # map, map_cut_k
         "ndcg": "both",  # ndcg, ndcg_cut_k
         "bpref": "none",  # bpref
+        "set_precision": "none",  # set_P
+        "set_recall": "none",  # set_recall
+        "set_f": "none",  # set_F (= set_F.1.0)
+        "set_relative_precision": "none",  # set_relative_P
+        "relative_precision": "k",  # relative_P_k
+        "iprec_at_recall_0.00": "none",
+        "iprec_at_recall_0.10": "none",
+        "iprec_at_recall_0.20": "none",
+        "iprec_at_recall_0.30": "none",
+        "iprec_at_recall_0.40": "none",
+        "iprec_at_recall_0.50": "none",
+        "iprec_at_recall_0.60": "none",
+        "iprec_at_recall_0.70": "none",
+        "iprec_at_recall_0.80": "none",
+        "iprec_at_recall_0.90": "none",
+        "iprec_at_recall_1.00": "none",
+        "precision_11pt": "none",  # 11pt_avg
     },
     sources={
         "precision": "m_P.c (P_k)",
@@ -45,6 +62,23 @@ PROVIDER = Provider(
         "hr": "m_success.c (success_k)",
         "rprec": "m_Rprec.c (Rprec)",
         "bpref": "m_bpref.c (bpref)",
+        "set_precision": "m_set_P.c (set_P)",
+        "set_recall": "m_set_recall.c (set_recall)",
+        "set_f": "m_set_F.c (set_F; its parameter x is our beta squared)",
+        "set_relative_precision": "m_set_rel_P.c (set_relative_P)",
+        "relative_precision": "m_rel_P.c (relative_P_k)",
+        "iprec_at_recall_0.00": "m_iprec_at_recall.c (iprec_at_recall_0.00; 9.0.8 rounding)",
+        "iprec_at_recall_0.10": "m_iprec_at_recall.c (iprec_at_recall_0.10; 9.0.8 rounding)",
+        "iprec_at_recall_0.20": "m_iprec_at_recall.c (iprec_at_recall_0.20; 9.0.8 rounding)",
+        "iprec_at_recall_0.30": "m_iprec_at_recall.c (iprec_at_recall_0.30; 9.0.8 rounding)",
+        "iprec_at_recall_0.40": "m_iprec_at_recall.c (iprec_at_recall_0.40; 9.0.8 rounding)",
+        "iprec_at_recall_0.50": "m_iprec_at_recall.c (iprec_at_recall_0.50; 9.0.8 rounding)",
+        "iprec_at_recall_0.60": "m_iprec_at_recall.c (iprec_at_recall_0.60; 9.0.8 rounding)",
+        "iprec_at_recall_0.70": "m_iprec_at_recall.c (iprec_at_recall_0.70; 9.0.8 rounding)",
+        "iprec_at_recall_0.80": "m_iprec_at_recall.c (iprec_at_recall_0.80; 9.0.8 rounding)",
+        "iprec_at_recall_0.90": "m_iprec_at_recall.c (iprec_at_recall_0.90; 9.0.8 rounding)",
+        "iprec_at_recall_1.00": "m_iprec_at_recall.c (iprec_at_recall_1.00; 9.0.8 rounding)",
+        "precision_11pt": "m_11pt_avg.c (11pt_avg)",
         "ties": "form_res_rels.c: comp_sim_docno",
     },
 )
