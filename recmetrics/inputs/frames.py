@@ -112,11 +112,60 @@ def _take(values, row):
 def _no_duplicates(frame, user, item, name):
     dup = frame.duplicated(subset=[user, item]).to_numpy()
     if dup.any():
-        row = frame.iloc[int(np.argmax(dup))]
-        raise ValueError(
-            f"{name} holds the pair (user={row[user]!r}, item={row[item]!r}) twice; "
-            "each (user, item) pair must appear once"
-        )
+        _duplicate_error(frame, int(np.argmax(dup)), user, item, name)
+
+
+def _duplicate_error(frame, pos, user, item, name):
+    row = frame.iloc[pos]
+    raise ValueError(
+        f"{name} holds the pair (user={row[user]!r}, item={row[item]!r}) twice; "
+        "each (user, item) pair must appear once"
+    )
+
+
+def _plain_ids(t_values, p_values):
+    """Whether two id columns share one dtype (NumPy or pandas' strings), not categorical.
+
+    Then ids are equal exactly when their codes in one :class:`pandas.Index`
+    are, as in :meth:`pandas.DataFrame.duplicated`, and the two columns
+    cannot be the integers and floats that :func:`_same_id_kind` warns about.
+    """
+    dtype = t_values.dtype
+    return dtype == p_values.dtype and isinstance(dtype, (np.dtype, pd.StringDtype))
+
+
+def _first_repeat(key, order):
+    """The first row (input order) whose ``key`` an earlier row holds, or -1.
+
+    ``order`` sorts ``key`` stably: within a run of equal keys the rows keep
+    their input order, so every row after a run's first is a repeat.
+    """
+    if key.shape[0] < 2:
+        return -1
+    sorted_key = key[order]
+    repeat = sorted_key[1:] == sorted_key[:-1]
+    return int(order[1:][repeat].min()) if repeat.any() else -1
+
+
+def _coded_duplicates(frame, user, item, name, codes, key, order):
+    """:func:`_no_duplicates` from integer pair keys, with the same error.
+
+    ``key`` (sorted by ``order``) codes the (user, item) pair of each row
+    where ``codes >= 0`` (a user with a code); the rows of users without one
+    are checked by pandas (a repeated pair has one user, so never spans the
+    two sets). The error names the first repeated row of the frame.
+    """
+    coded = codes >= 0
+    first = _first_repeat(key, order)
+    first = -1 if first < 0 else int(np.flatnonzero(coded)[first])
+    if not coded.all():
+        rest = np.flatnonzero(~coded)
+        dup = frame.iloc[rest].duplicated(subset=[user, item]).to_numpy()
+        if dup.any():
+            pos = int(rest[np.argmax(dup)])
+            first = pos if first < 0 else min(first, pos)
+    if first >= 0:
+        _duplicate_error(frame, first, user, item, name)
 
 
 def _id_kind(values: pd.Series) -> str:
@@ -284,25 +333,46 @@ def from_frames(
             allow_bool=True,
         )
     )
-    _no_duplicates(truth, user, item, "truth")
-    _no_duplicates(predictions, user, item, "predictions")
-    _same_id_kind(t_user, p_user, user, "user")
-    _same_id_kind(t_item, p_item, item, "item")
+    # repeated pairs are found from integer codes when the ids allow (sorting
+    # the codes the lookups below need anyway); else by pandas, first
+    coded = _plain_ids(t_user, p_user) and _plain_ids(t_item, p_item)
+    if not coded:
+        _no_duplicates(truth, user, item, "truth")
+        _no_duplicates(predictions, user, item, "predictions")
+    try:
+        _same_id_kind(t_user, p_user, user, "user")
+        _same_id_kind(t_item, p_item, item, "item")
+    except TypeError:
+        if coded:  # a repeated pair is reported first, as without codes
+            _no_duplicates(truth, user, item, "truth")
+            _no_duplicates(predictions, user, item, "predictions")
+        raise
 
     uids = _user_index(t_user, p_user, users)
-    if len(uids) == 0:
-        raise ValueError(f"no user to evaluate under users={users!r}")
-    n_users = len(uids)
-    tu = uids.get_indexer(t_user)
-    pu = uids.get_indexer(p_user)
+    tu = uids.get_indexer(t_user).astype(np.int64)
+    pu = uids.get_indexer(p_user).astype(np.int64)
     items = pd.Index(pd.unique(pd.concat([t_item, p_item], ignore_index=True)))
     ti = items.get_indexer(t_item).astype(np.int64)
     pi = items.get_indexer(p_item).astype(np.int64)
+    # where each relevant pair sits among the predictions: (user, item) keys
+    n_it = np.int64(len(items))
+    keep_p = pu >= 0
+    p_key = (pu * n_it + pi)[keep_p]
+    p_order = np.argsort(p_key, kind="stable")
+    if coded:
+        t_coded = tu >= 0
+        t_all = (tu * n_it + ti)[t_coded]
+        t_sorted = np.all(t_all[1:] > t_all[:-1])  # then no pair twice, no sort
+        t_order = np.arange(t_all.shape[0]) if t_sorted else np.argsort(t_all, kind="stable")
+        _coded_duplicates(truth, user, item, "truth", tu, t_all, t_order)
+        _coded_duplicates(predictions, user, item, "predictions", pu, p_key, p_order)
+    if len(uids) == 0:
+        raise ValueError(f"no user to evaluate under users={users!r}")
+    n_users = len(uids)
     keep_t = (tu >= 0) & (gains > 0)
     judged_nonrel = (tu >= 0) & (gains <= 0)
-    ju, ji = tu[judged_nonrel].astype(np.int64), ti[judged_nonrel]
-    tu, ti, gains = tu[keep_t].astype(np.int64), ti[keep_t], gains[keep_t]
-    keep_p = pu >= 0
+    ju, ji = tu[judged_nonrel], ti[judged_nonrel]
+    tu, ti, gains = tu[keep_t], ti[keep_t], gains[keep_t]
     if len(p_user) and not keep_p.any():
         warnings.warn(
             f"none of the {len(p_user)} prediction rows belongs to a user evaluated under "
@@ -311,14 +381,11 @@ def from_frames(
             UserWarning,
             stacklevel=3,
         )
-    pu, pi, values = pu[keep_p].astype(np.int64), pi[keep_p], values[keep_p]
-    n_ranked = np.bincount(pu, minlength=n_users).astype(np.float64)
+    pu, pi, values = pu[keep_p], pi[keep_p], values[keep_p]
+    counts = np.bincount(pu, minlength=n_users)
+    n_ranked = counts.astype(np.float64)
 
-    # where each relevant pair sits among the predictions
-    n_it = np.int64(len(items))
-    p_key = pu * n_it + pi
     t_key = tu * n_it + ti
-    p_order = np.argsort(p_key, kind="stable")
     found, row = _rows_of(p_key, p_order, t_key)
     j_found, j_row = _rows_of(p_key, p_order, ju * n_it + ji)
     unlisted = np.bincount(tu[~found], minlength=n_users).astype(np.float64)
@@ -351,7 +418,7 @@ def from_frames(
         j_start = np.where(j_found, _take(values, j_row) - 1.0, np.inf)
         return _with_judgments(r, uids, ju, j_start, np.ones_like(j_start), n_users)
 
-    order, group_id, greater, equal, after = _score_groups(pu, pi, values, items, ties, n_users)
+    pos, greater, equal, after, sizes = _score_groups(pu, pi, values, items, ties, n_users, counts)
     s = np.where(found, _take(values, row), -np.inf)
     dropped = ~found
     if not retrieve_nonpositive:
@@ -361,9 +428,9 @@ def from_frames(
         rc=ti,
         rg=gains,
         s=s,
-        greater=np.where(found, _take(greater, row), 0.0),
-        equal=np.where(found, _take(equal, row), 1.0),
-        eq_after=np.where(found, _take(after, row), 0.0),
+        greater=np.where(found, _at(greater, pos, row), 0.0),
+        equal=np.where(found, _at(equal, pos, row), 1.0),
+        eq_after=np.where(found, _at(after, pos, row), 0.0),
         ties=ties,
         dropped=dropped,
         n_users=n_users,
@@ -372,25 +439,88 @@ def from_frames(
     )
     if not ju.shape[0]:  # no judged non-relevant row: nothing more to place
         return _with_judgments(r, uids, ju, np.empty(0), np.empty(0), n_users)
-    gid = np.empty(order.shape[0], dtype=np.int64)
-    gid[order] = group_id
-    rel_in_group = np.bincount(gid[row[found]], minlength=int(group_id.max(initial=-1)) + 1)
-    rel = np.where(j_found, rel_in_group[gid[np.maximum(j_row, 0)]], 0) if len(gid) else 0.0
+    group_id = np.repeat(np.arange(sizes.shape[0]), sizes)  # in sorted order
+    rel_in_group = np.bincount(group_id[pos[row[found]]], minlength=sizes.shape[0])
+    rel = (
+        np.where(j_found, rel_in_group[group_id[pos[np.maximum(j_row, 0)]]], 0) if len(pos) else 0.0
+    )
     j_start, j_size = _judged_places(
-        ties, _take(greater, j_row), _take(equal, j_row), _take(after, j_row), rel
+        ties, _at(greater, pos, j_row), _at(equal, pos, j_row), _at(after, pos, j_row), rel
     )
     j_start = np.where(j_found, j_start, np.inf)
     j_size = np.where(j_found, j_size, 1.0)
     return _with_judgments(r, uids, ju, j_start, j_size, n_users)
 
 
-def _score_groups(pu, pi, values, items, ties, n_users):
+def _at(sorted_values, pos, row):
+    """:func:`_take` of a column held in sorted order (input row ``i`` at ``pos[i]``)."""
+    if sorted_values.shape[0] == 0:  # no prediction at all: every pair is unfound
+        return np.zeros(row.shape[0])
+    return sorted_values[pos[np.maximum(row, 0)]].astype(np.float64)
+
+
+def _by_user_rows(pu, values, skey, counts):
+    """:func:`_by_user_score`'s order, sorting each user's row alone; None if not worth it.
+
+    The rows are grouped by user (a stable sort of the user codes, skipped
+    when they come grouped in increasing order), laid out as a matrix of one
+    row per user with predictions, padded with ``+inf`` (sorted last), and
+    each row is sorted stably by decreasing score (after ``skey``, for
+    trec_eval's order): the same permutation, with no sort of the whole
+    column of floats (whose cost per row grows with the number of rows).
+    None when the padding would more than double the cells.
+    """
+    n = pu.shape[0]
+    width = int(counts.max()) if n else 0
+    present = np.flatnonzero(counts)
+    if n == 0 or present.shape[0] * width > 2 * n:
+        return None
+    grouped = not np.any(pu[1:] < pu[:-1])
+    by_user = None if grouped else np.argsort(pu, kind="stable")
+    lengths = counts[present]
+    if present.shape[0] * width == n:  # every user has ``width`` rows
+        cell = None
+    else:
+        first = np.zeros(present.shape[0], dtype=np.int64)
+        np.cumsum(lengths[:-1], out=first[1:])
+        cell = np.arange(n) + np.repeat(np.arange(present.shape[0]) * width - first, lengths)
+
+    def matrix(column, pad):
+        column = column if by_user is None else column[by_user]
+        if cell is None:
+            return column.reshape(-1, width)
+        out = np.full(present.shape[0] * width, pad, dtype=column.dtype)
+        out[cell] = column
+        return out.reshape(-1, width)
+
+    neg = matrix(-values, np.inf)
+    if skey is None:
+        within = np.argsort(neg, axis=1, kind="stable")
+    else:
+        by_text = np.argsort(matrix(skey, np.iinfo(np.int64).max), axis=1, kind="stable")
+        by_score = np.argsort(np.take_along_axis(neg, by_text, axis=1), axis=1, kind="stable")
+        within = np.take_along_axis(by_text, by_score, axis=1)
+    # the cell of each sorted entry: its row's first cell + its place in the row
+    within += (np.arange(present.shape[0]) * width)[:, None]
+    order = within.ravel()
+    if cell is not None:  # drop the padding (sorted last in its row), back to rows
+        real = (np.arange(width)[None, :] < lengths[:, None]).ravel()
+        row_of_cell = np.full(present.shape[0] * width, -1, dtype=np.int64)
+        row_of_cell[cell] = np.arange(n)
+        order = row_of_cell[order[real]]
+    return order if by_user is None else by_user[order]
+
+
+def _score_groups(pu, pi, values, items, ties, n_users, counts):
     """Per prediction row: the items above it, its score group, its place in the group.
 
-    Returns the rows' order by (user, decreasing score), each sorted row's
-    group id, and per row (in input order) the user's items scored higher
-    (``greater``), the size of its score group (``equal``) and the group's
-    items before it in trec_eval's order (``after``: larger ids first).
+    The rows are sorted by (user, decreasing score); returns each input
+    row's place in that order (``pos``) and, per sorted row, the user's
+    items scored higher (``greater``), the size of its score group
+    (``equal``) and the group's items before it in trec_eval's order
+    (``after``: larger ids first; zeros under the other policies, which do
+    not read it), and the sizes of the groups in order. ``counts`` is the
+    number of rows of each user.
     """
     if ties == "trec_eval":
         as_text = items.astype(str).to_numpy()
@@ -399,20 +529,31 @@ def _score_groups(pu, pi, values, items, ties, n_users):
         n_text = len(items)
     else:  # the order within a tie group does not matter
         skey, n_text = None, 1
-    order = _by_user_score(pu, values, skey, n_users, n_text)
-    su, sv = pu[order], values[order]
-    user_start = np.searchsorted(su, su, side="left")
-    new_group = np.r_[True, (su[1:] != su[:-1]) | (sv[1:] != sv[:-1])]
-    group_id = np.cumsum(new_group) - 1
-    group_start = np.flatnonzero(new_group)[group_id]
-    group_size = np.bincount(group_id)[group_id]
-    greater = np.empty(order.shape[0])
-    equal = np.empty(order.shape[0])
-    after = np.empty(order.shape[0])
-    greater[order] = group_start - user_start
-    equal[order] = group_size
-    after[order] = np.arange(order.shape[0]) - group_start
-    return order, group_id, greater, equal, after
+    order = _by_user_rows(pu, values, skey, counts)
+    if order is None:
+        order = _by_user_score(pu, values, skey, n_users, n_text)
+    n = order.shape[0]
+    # runs of equal scores within a user (a user's rows are contiguous,
+    # from ``user_first``): one pass, then each run's numbers repeated
+    user_first = np.zeros(n_users, dtype=np.int64)
+    np.cumsum(counts[:-1], out=user_first[1:])
+    present = counts > 0
+    sorted_values = values[order]
+    new_group = np.empty(n, dtype=bool)
+    np.not_equal(sorted_values[1:], sorted_values[:-1], out=new_group[1:])
+    new_group[user_first[present]] = True
+    starts = np.flatnonzero(new_group)
+    sizes = np.diff(starts, append=n)
+    user_start = np.repeat(user_first[present], counts[present])[starts]
+    greater = np.repeat(starts - user_start, sizes)
+    equal = np.repeat(sizes, sizes)
+    if ties == "trec_eval":
+        after = np.arange(n) - np.repeat(starts, sizes)
+    else:  # trec_eval's order within a group is read under ties='trec_eval' only
+        after = np.zeros(n, dtype=np.int64)
+    pos = np.empty(n, dtype=np.int64)
+    pos[order] = np.arange(n)
+    return pos, greater, equal, after, sizes
 
 
 def _judged_places(ties, above, size, before_in_group, rel_in_group):
@@ -435,8 +576,9 @@ def _rows_of(p_key, p_order, keys):
     """Whether each key is among the predictions' keys, and its prediction row (-1 if not)."""
     if not p_key.shape[0]:
         return np.zeros(keys.shape[0], dtype=bool), np.full(keys.shape[0], -1)
-    at = np.minimum(np.searchsorted(p_key[p_order], keys), p_key.shape[0] - 1)
-    found = p_key[p_order][at] == keys
+    sorted_key = p_key[p_order]
+    at = np.minimum(np.searchsorted(sorted_key, keys), p_key.shape[0] - 1)
+    found = sorted_key[at] == keys
     return found, np.where(found, p_order[at], -1)
 
 
