@@ -217,6 +217,19 @@ def _same_id_kind(t_values, p_values, col, what):
         )
 
 
+def _joint_codes(t_values, p_values):
+    """Each value's place in the Index of the distinct values of both (truth's first).
+
+    The Index is ``pd.Index(pd.unique(pd.concat([t_values, p_values])))``
+    and the codes its ``get_indexer`` of each column, from one hashing pass
+    (:func:`pandas.factorize`); for columns of one dtype (:func:`_plain_ids`).
+    """
+    codes, distinct = pd.factorize(pd.concat([t_values, p_values], ignore_index=True))
+    codes = codes.astype(np.int64, copy=False)
+    n_t = len(t_values)
+    return codes[:n_t], codes[n_t:], pd.Index(distinct)
+
+
 def _user_index(truth_users, pred_users, policy):
     t = pd.Index(pd.unique(truth_users))
     p = pd.Index(pd.unique(pred_users))
@@ -349,11 +362,17 @@ def from_frames(
         raise
 
     uids = _user_index(t_user, p_user, users)
-    tu = uids.get_indexer(t_user).astype(np.int64)
-    pu = uids.get_indexer(p_user).astype(np.int64)
-    items = pd.Index(pd.unique(pd.concat([t_item, p_item], ignore_index=True)))
-    ti = items.get_indexer(t_item).astype(np.int64)
-    pi = items.get_indexer(p_item).astype(np.int64)
+    if coded:  # each column hashed once: codes, then the few distinct ids looked up
+        tu, pu, distinct = _joint_codes(t_user, p_user)
+        where = uids.get_indexer(distinct).astype(np.int64)
+        tu, pu = where[tu], where[pu]
+        ti, pi, items = _joint_codes(t_item, p_item)
+    else:
+        tu = uids.get_indexer(t_user).astype(np.int64)
+        pu = uids.get_indexer(p_user).astype(np.int64)
+        items = pd.Index(pd.unique(pd.concat([t_item, p_item], ignore_index=True)))
+        ti = items.get_indexer(t_item).astype(np.int64)
+        pi = items.get_indexer(p_item).astype(np.int64)
     # where each relevant pair sits among the predictions: (user, item) keys
     n_it = np.int64(len(items))
     keep_p = pu >= 0
