@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 import recmetrics as rm
-from recmetrics.inputs import frames as fr
+from recmetrics.inputs import frame_rows as fr
+from recmetrics.inputs import frames
 from recmetrics.ranking import scores as sc
 
 
@@ -94,7 +95,7 @@ def test_repeated_pair_error_as_pandas(kind, users):
             want = None
             for frame, name in ((t, "truth"), (p, "predictions")):
                 try:
-                    fr._no_duplicates(frame, "user", "item", name)
+                    frames._no_duplicates(frame, "user", "item", name)
                 except ValueError as err:
                     want = str(err)
                     break
@@ -205,3 +206,15 @@ def test_frames_same_with_rows_shuffled_and_padded(ties):
         truth, shuffled, metrics, ties=ties, relevance="grade", per_user=True
     )
     pd.testing.assert_frame_equal(got_shuffled, want_shuffled, check_exact=True)
+
+
+def test_text_rank_of_strings_as_python_sorts_them():
+    # pandas' sort of strings (pyarrow's) in the order of Python's comparison
+    rng = np.random.default_rng(4)
+    alphabet = list("aZ0_-éÉßẞ中文😀\U0001f600\u00a0z")
+    words = {"".join(rng.choice(alphabet, rng.integers(1, 6))) for _ in range(500)}
+    for dtype in ("str", "string", object):
+        items = pd.Index(sorted(words, key=lambda w: rng.random()), dtype=dtype)
+        as_text = items.astype(str).to_numpy()
+        want = np.argsort(np.argsort(as_text, kind="stable"), kind="stable")
+        np.testing.assert_array_equal(fr._text_rank(items), want)
