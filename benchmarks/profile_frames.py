@@ -17,6 +17,12 @@ otherwise. For each size it prints
 * with ``--cprofile``: the top entries of cProfile, by cumulative and by
   total time.
 
+On Linux, large temporaries (above glibc's mmap threshold, at most 32 MB:
+every array of 2x10^7 rows) are mapped fresh and page-faulted on first
+touch each time; run once more with ``MALLOC_MMAP_THRESHOLD_=17179869184
+MALLOC_TRIM_THRESHOLD_=17179869184`` in the environment to see that share
+(the system time) apart.
+
 Nothing is saved unless ``--save`` names a JSON file (write it outside the
 book's data directory).
 
@@ -81,17 +87,28 @@ class StageTimers:
         self.saved = {}
 
     def __enter__(self):
-        names = [n for n in vars(_frames) if n.startswith("_") and callable(vars(_frames)[n])]
-        names = [n for n in names if not n.startswith("__") and n[1:2].islower()]
-        for name in (*self.NAMES, *names):
-            fn = getattr(_frames, name, None)
-            if fn is None or not callable(fn) or isinstance(fn, type):
-                continue
-            self.saved[name] = fn
-            setattr(_frames, name, self._wrap(name, fn))
+        for module in self.modules():
+            names = [n for n in vars(module) if n.startswith("_") and callable(vars(module)[n])]
+            names = [n for n in names if not n.startswith("__") and n[1:2].islower()]
+            for name in (*self.NAMES, *names):
+                fn = getattr(module, name, None)
+                if fn is None or not callable(fn) or isinstance(fn, type):
+                    continue
+                fn = getattr(fn, "__wrapped__", fn)
+                self.saved[module, name] = fn
+                setattr(module, name, self._wrap(name, fn))
         self.saved_rankings = _rankings.from_frames
         _rankings.from_frames = _frames.from_frames  # imported there by name
         return self
+
+    @staticmethod
+    def modules():
+        """The modules of the frame path (their helpers call each other by global name)."""
+        try:  # the row helpers have their own module since issue 30
+            from recmetrics.inputs import frame_rows
+        except ImportError:
+            return (_frames,)
+        return (_frames, frame_rows)
 
     def _wrap(self, name, fn):
         @functools.wraps(fn)
@@ -105,8 +122,8 @@ class StageTimers:
         return timed
 
     def __exit__(self, *exc):
-        for name, fn in self.saved.items():
-            setattr(_frames, name, fn)
+        for (module, name), fn in self.saved.items():
+            setattr(module, name, fn)
         _rankings.from_frames = self.saved_rankings
 
 
