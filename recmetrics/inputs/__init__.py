@@ -6,6 +6,8 @@
 * :mod:`~recmetrics.inputs.frames`: long data frames ``(truth,
   predictions)`` -> Ranking (:func:`~recmetrics.from_frames`), with the
   judged non-relevant rows of ``truth`` kept apart from unjudged items;
+* :mod:`~recmetrics.inputs.frame_rows`: the rows of those frames as integer
+  codes, ordered by user and score, with their tie groups;
 * :mod:`~recmetrics.inputs.lists`: recommended lists in every form (lists
   of ids, arrays, long frames, the top ``k`` of a score matrix) -> the
   lists the beyond-accuracy metrics read

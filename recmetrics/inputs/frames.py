@@ -36,6 +36,16 @@ import pandas as pd
 from .._validation import check_bool, check_choice, check_n_items
 from ..ranking._representation import TIE_POLICIES, _deterministic
 from ..ranking.scores import _entries_from_counts
+from .frame_rows import (
+    _at,
+    _by_user_score,  # noqa: F401 (read here by tests/test_frames.py)
+    _first_repeat,
+    _joint_codes,
+    _plain_ids,
+    _rows_of,
+    _score_groups,
+    _take,
+)
 
 __all__ = ["FRAME_USERS", "from_frames", "is_frame_input"]
 
@@ -77,46 +87,39 @@ def _numbers(values, col, name, *, nonnegative=False, allow_bool=False):
     return arr
 
 
-def _by_user_score(pu, values, skey, n_users, n_text):
-    """The order of the predictions by user, score descending, then ``skey`` ascending.
-
-    Equal to ``np.lexsort((skey, -values, pu))`` (a stable sort by each key),
-    computed as one stable sort of a combined integer key: the scores'
-    dense rank (one float sort) within the user, then ``skey``. ``lexsort``
-    with a float key is several times slower on millions of rows.
-    """
-    by_value = np.argsort(-values, kind="stable")
-    sorted_values = values[by_value]
-    new_value = np.empty(values.shape[0], dtype=bool)
-    new_value[:1] = True
-    np.not_equal(sorted_values[1:], sorted_values[:-1], out=new_value[1:])
-    vcode = np.empty(values.shape[0], dtype=np.int64)
-    vcode[by_value] = np.cumsum(new_value) - 1
-    n_v = int(vcode.max()) + 1 if vcode.shape[0] else 1
-    if n_users * n_v * n_text >= 2**62:  # the combined key would overflow
-        keys = (-values, pu) if skey is None else (skey, -values, pu)
-        return np.lexsort(keys)
-    key = pu * np.int64(n_v) + vcode
-    if skey is not None:
-        key = key * np.int64(n_text) + skey
-    return np.argsort(key, kind="stable")
-
-
-def _take(values, row):
-    """``values[row]`` where ``row >= 0`` (a relevant pair that was predicted), else 0."""
-    if values.shape[0] == 0:  # no prediction at all: every pair is unfound
-        return np.zeros(row.shape[0])
-    return values[np.maximum(row, 0)]
-
-
 def _no_duplicates(frame, user, item, name):
     dup = frame.duplicated(subset=[user, item]).to_numpy()
     if dup.any():
-        row = frame.iloc[int(np.argmax(dup))]
-        raise ValueError(
-            f"{name} holds the pair (user={row[user]!r}, item={row[item]!r}) twice; "
-            "each (user, item) pair must appear once"
-        )
+        _duplicate_error(frame, int(np.argmax(dup)), user, item, name)
+
+
+def _duplicate_error(frame, pos, user, item, name):
+    row = frame.iloc[pos]
+    raise ValueError(
+        f"{name} holds the pair (user={row[user]!r}, item={row[item]!r}) twice; "
+        "each (user, item) pair must appear once"
+    )
+
+
+def _coded_duplicates(frame, user, item, name, codes, key, order):
+    """:func:`_no_duplicates` from integer pair keys, with the same error.
+
+    ``key`` (sorted by ``order``) codes the (user, item) pair of each row
+    where ``codes >= 0`` (a user with a code); the rows of users without one
+    are checked by pandas (a repeated pair has one user, so never spans the
+    two sets). The error names the first repeated row of the frame.
+    """
+    coded = codes >= 0
+    first = _first_repeat(key, order)
+    first = -1 if first < 0 else int(np.flatnonzero(coded)[first])
+    if not coded.all():
+        rest = np.flatnonzero(~coded)
+        dup = frame.iloc[rest].duplicated(subset=[user, item]).to_numpy()
+        if dup.any():
+            pos = int(rest[np.argmax(dup)])
+            first = pos if first < 0 else min(first, pos)
+    if first >= 0:
+        _duplicate_error(frame, first, user, item, name)
 
 
 def _id_kind(values: pd.Series) -> str:
@@ -139,7 +142,7 @@ def _first(values):
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _same_id_kind(t_values, p_values, col, what):
+def _same_id_kind(t_values, p_values, col, what, stacklevel=4):
     """Refuse ids that cannot match across the frames (``1`` and ``'1'``); warn on int/float.
 
     An id of ``truth`` matches one of ``predictions`` only if they are equal
@@ -164,7 +167,7 @@ def _same_id_kind(t_values, p_values, col, what):
             f"truth column {col!r} has dtype {t_values.dtype} and predictions column {col!r} "
             f"dtype {p_values.dtype}: {what} ids are matched by value (1 == 1.0)",
             UserWarning,
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
 
 
@@ -183,6 +186,59 @@ def _user_index(truth_users, pred_users, policy):
         return idx.sort_values()
     except TypeError:  # ids of several types: keep the order of first appearance
         return idx
+
+
+def _coded_rows(truth, predictions, user, item, users, t_user, p_user, t_item, p_item):
+    """The checked ids as codes: users (in the user Index), items, the predictions' pair keys.
+
+    Returns ``(uids, tu, pu, ti, pi, items, keep_p, p_key, p_order)``: the
+    user Index, the users' places in it (-1: not evaluated) and the items'
+    codes of each row of truth and predictions, the Index of items, which
+    prediction rows are kept, their (user, item) keys and the stable order
+    of these keys. Refuses repeated pairs and ids that cannot match, the
+    repeated pairs first.
+    """
+    # repeated pairs are found from integer codes when the ids allow (sorting
+    # the codes the lookups below need anyway); else by pandas, first
+    coded = _plain_ids(t_user, p_user) and _plain_ids(t_item, p_item)
+    if not coded:
+        _no_duplicates(truth, user, item, "truth")
+        _no_duplicates(predictions, user, item, "predictions")
+    try:
+        # warnings name the caller of from_frames' caller, one frame further out
+        _same_id_kind(t_user, p_user, user, "user", stacklevel=5)
+        _same_id_kind(t_item, p_item, item, "item", stacklevel=5)
+    except TypeError:
+        if coded:  # a repeated pair is reported first, as without codes
+            _no_duplicates(truth, user, item, "truth")
+            _no_duplicates(predictions, user, item, "predictions")
+        raise
+
+    uids = _user_index(t_user, p_user, users)
+    if coded:  # each column hashed once: codes, then the few distinct ids looked up
+        tu, pu, distinct = _joint_codes(t_user, p_user)
+        where = uids.get_indexer(distinct).astype(np.int64)
+        tu, pu = where[tu], where[pu]
+        ti, pi, items = _joint_codes(t_item, p_item)
+    else:
+        tu = uids.get_indexer(t_user).astype(np.int64)
+        pu = uids.get_indexer(p_user).astype(np.int64)
+        items = pd.Index(pd.unique(pd.concat([t_item, p_item], ignore_index=True)))
+        ti = items.get_indexer(t_item).astype(np.int64)
+        pi = items.get_indexer(p_item).astype(np.int64)
+    # where each relevant pair sits among the predictions: (user, item) keys
+    n_it = np.int64(len(items))
+    keep_p = pu >= 0
+    p_key = (pu * n_it + pi)[keep_p]
+    p_order = np.argsort(p_key, kind="stable")
+    if coded:
+        t_coded = tu >= 0
+        t_all = (tu * n_it + ti)[t_coded]
+        t_sorted = np.all(t_all[1:] > t_all[:-1])  # then no pair twice, no sort
+        t_order = np.arange(t_all.shape[0]) if t_sorted else np.argsort(t_all, kind="stable")
+        _coded_duplicates(truth, user, item, "truth", tu, t_all, t_order)
+        _coded_duplicates(predictions, user, item, "predictions", pu, p_key, p_order)
+    return uids, tu, pu, ti, pi, items, keep_p, p_key, p_order
 
 
 def from_frames(
@@ -284,25 +340,16 @@ def from_frames(
             allow_bool=True,
         )
     )
-    _no_duplicates(truth, user, item, "truth")
-    _no_duplicates(predictions, user, item, "predictions")
-    _same_id_kind(t_user, p_user, user, "user")
-    _same_id_kind(t_item, p_item, item, "item")
-
-    uids = _user_index(t_user, p_user, users)
+    uids, tu, pu, ti, pi, items, keep_p, p_key, p_order = _coded_rows(
+        truth, predictions, user, item, users, t_user, p_user, t_item, p_item
+    )
     if len(uids) == 0:
         raise ValueError(f"no user to evaluate under users={users!r}")
     n_users = len(uids)
-    tu = uids.get_indexer(t_user)
-    pu = uids.get_indexer(p_user)
-    items = pd.Index(pd.unique(pd.concat([t_item, p_item], ignore_index=True)))
-    ti = items.get_indexer(t_item).astype(np.int64)
-    pi = items.get_indexer(p_item).astype(np.int64)
     keep_t = (tu >= 0) & (gains > 0)
     judged_nonrel = (tu >= 0) & (gains <= 0)
-    ju, ji = tu[judged_nonrel].astype(np.int64), ti[judged_nonrel]
-    tu, ti, gains = tu[keep_t].astype(np.int64), ti[keep_t], gains[keep_t]
-    keep_p = pu >= 0
+    ju, ji = tu[judged_nonrel], ti[judged_nonrel]
+    tu, ti, gains = tu[keep_t], ti[keep_t], gains[keep_t]
     if len(p_user) and not keep_p.any():
         warnings.warn(
             f"none of the {len(p_user)} prediction rows belongs to a user evaluated under "
@@ -311,14 +358,12 @@ def from_frames(
             UserWarning,
             stacklevel=3,
         )
-    pu, pi, values = pu[keep_p].astype(np.int64), pi[keep_p], values[keep_p]
-    n_ranked = np.bincount(pu, minlength=n_users).astype(np.float64)
+    pu, pi, values = pu[keep_p], pi[keep_p], values[keep_p]
+    counts = np.bincount(pu, minlength=n_users)
+    n_ranked = counts.astype(np.float64)
 
-    # where each relevant pair sits among the predictions
     n_it = np.int64(len(items))
-    p_key = pu * n_it + pi
     t_key = tu * n_it + ti
-    p_order = np.argsort(p_key, kind="stable")
     found, row = _rows_of(p_key, p_order, t_key)
     j_found, j_row = _rows_of(p_key, p_order, ju * n_it + ji)
     unlisted = np.bincount(tu[~found], minlength=n_users).astype(np.float64)
@@ -351,7 +396,7 @@ def from_frames(
         j_start = np.where(j_found, _take(values, j_row) - 1.0, np.inf)
         return _with_judgments(r, uids, ju, j_start, np.ones_like(j_start), n_users)
 
-    order, group_id, greater, equal, after = _score_groups(pu, pi, values, items, ties, n_users)
+    pos, greater, equal, after, sizes = _score_groups(pu, pi, values, items, ties, n_users, counts)
     s = np.where(found, _take(values, row), -np.inf)
     dropped = ~found
     if not retrieve_nonpositive:
@@ -361,9 +406,9 @@ def from_frames(
         rc=ti,
         rg=gains,
         s=s,
-        greater=np.where(found, _take(greater, row), 0.0),
-        equal=np.where(found, _take(equal, row), 1.0),
-        eq_after=np.where(found, _take(after, row), 0.0),
+        greater=np.where(found, _at(greater, pos, row), 0.0),
+        equal=np.where(found, _at(equal, pos, row), 1.0),
+        eq_after=np.where(found, _at(after, pos, row), 0.0),
         ties=ties,
         dropped=dropped,
         n_users=n_users,
@@ -372,47 +417,17 @@ def from_frames(
     )
     if not ju.shape[0]:  # no judged non-relevant row: nothing more to place
         return _with_judgments(r, uids, ju, np.empty(0), np.empty(0), n_users)
-    gid = np.empty(order.shape[0], dtype=np.int64)
-    gid[order] = group_id
-    rel_in_group = np.bincount(gid[row[found]], minlength=int(group_id.max(initial=-1)) + 1)
-    rel = np.where(j_found, rel_in_group[gid[np.maximum(j_row, 0)]], 0) if len(gid) else 0.0
+    group_id = np.repeat(np.arange(sizes.shape[0]), sizes)  # in sorted order
+    rel_in_group = np.bincount(group_id[pos[row[found]]], minlength=sizes.shape[0])
+    rel = (
+        np.where(j_found, rel_in_group[group_id[pos[np.maximum(j_row, 0)]]], 0) if len(pos) else 0.0
+    )
     j_start, j_size = _judged_places(
-        ties, _take(greater, j_row), _take(equal, j_row), _take(after, j_row), rel
+        ties, _at(greater, pos, j_row), _at(equal, pos, j_row), _at(after, pos, j_row), rel
     )
     j_start = np.where(j_found, j_start, np.inf)
     j_size = np.where(j_found, j_size, 1.0)
     return _with_judgments(r, uids, ju, j_start, j_size, n_users)
-
-
-def _score_groups(pu, pi, values, items, ties, n_users):
-    """Per prediction row: the items above it, its score group, its place in the group.
-
-    Returns the rows' order by (user, decreasing score), each sorted row's
-    group id, and per row (in input order) the user's items scored higher
-    (``greater``), the size of its score group (``equal``) and the group's
-    items before it in trec_eval's order (``after``: larger ids first).
-    """
-    if ties == "trec_eval":
-        as_text = items.astype(str).to_numpy()
-        text_rank = np.argsort(np.argsort(as_text, kind="stable"), kind="stable")
-        skey = (len(items) - 1) - text_rank[pi]  # larger id first
-        n_text = len(items)
-    else:  # the order within a tie group does not matter
-        skey, n_text = None, 1
-    order = _by_user_score(pu, values, skey, n_users, n_text)
-    su, sv = pu[order], values[order]
-    user_start = np.searchsorted(su, su, side="left")
-    new_group = np.r_[True, (su[1:] != su[:-1]) | (sv[1:] != sv[:-1])]
-    group_id = np.cumsum(new_group) - 1
-    group_start = np.flatnonzero(new_group)[group_id]
-    group_size = np.bincount(group_id)[group_id]
-    greater = np.empty(order.shape[0])
-    equal = np.empty(order.shape[0])
-    after = np.empty(order.shape[0])
-    greater[order] = group_start - user_start
-    equal[order] = group_size
-    after[order] = np.arange(order.shape[0]) - group_start
-    return order, group_id, greater, equal, after
 
 
 def _judged_places(ties, above, size, before_in_group, rel_in_group):
@@ -429,15 +444,6 @@ def _judged_places(ties, above, size, before_in_group, rel_in_group):
     if ties == "pessimistic":
         return above, size - rel_in_group
     return above, size
-
-
-def _rows_of(p_key, p_order, keys):
-    """Whether each key is among the predictions' keys, and its prediction row (-1 if not)."""
-    if not p_key.shape[0]:
-        return np.zeros(keys.shape[0], dtype=bool), np.full(keys.shape[0], -1)
-    at = np.minimum(np.searchsorted(p_key[p_order], keys), p_key.shape[0] - 1)
-    found = p_key[p_order][at] == keys
-    return found, np.where(found, p_order[at], -1)
 
 
 def _with_judgments(r, uids, ju, j_start, j_size, n_users):

@@ -63,7 +63,7 @@ def _read_fields(p, fields, progress, chunk_lines):
                 header=None,
                 names=list(range(n + 1)),
                 index_col=False,
-                dtype=str,
+                dtype=object,  # Python strings: no conversion before the checks
                 na_filter=False,
                 skip_blank_lines=False,
                 quoting=csv.QUOTE_NONE,
@@ -74,20 +74,21 @@ def _read_fields(p, fields, progress, chunk_lines):
             )
             for chunk in reader:
                 lines = chunk.index.to_numpy() + 1
-                values = chunk.to_numpy()
-                blank = (values == "").all(axis=1)
+                # column by column: the text stays in pandas' string arrays
+                empty = np.stack([(chunk[j] == "").to_numpy(dtype=bool) for j in range(n + 1)])
+                blank = empty.all(axis=0)
                 if blank.any():
-                    values, lines = values[~blank], lines[~blank]
-                few = values[:, n - 1] == ""
-                many = values[:, n] != ""
+                    chunk, empty, lines = chunk[~blank], empty[:, ~blank], lines[~blank]
+                few, many = empty[n - 1], ~empty[n]
                 bad = few | many
                 if bad.any():
                     i = int(np.argmax(bad))
-                    got = f"more than {n}" if many[i] else int((values[i] != "").sum())
+                    got = f"more than {n}" if many[i] else int((~empty[:, i]).sum())
                     raise ValueError(
                         f"{p}, line {lines[i]}: expected {n} fields ({' '.join(fields)}), got {got}"
                     )
-                yield lines, pd.DataFrame(values[:, :n], columns=list(fields))
+                frame = chunk.iloc[:, :n].set_axis(list(fields), axis=1)
+                yield lines, frame.reset_index(drop=True)
     except pd.errors.ParserError as err:
         raise ValueError(f"{p}: malformed line ({err})") from None
     except ImportError as err:

@@ -424,9 +424,17 @@ def _entries_from_counts(
         if row_ptr is None:
             row_ptr = np.zeros(n_users + 1, dtype=np.int64)
             np.cumsum(np.bincount(ru, minlength=n_users), out=row_ptr[1:])
-        grouped = grouped and not dropped.any()
+        key = greater
+        if grouped and dropped.any():
+            # entries dropped only for want of a score (``s = -inf``, below
+            # every scored one) are one run after the scored ones: counting
+            # them in that run orders and groups them as sorting ``-s`` does
+            grouped = deep is None and np.all(np.isneginf(s[dropped]))
+            grouped = grouped and np.isfinite(s[~dropped]).all()
+            if grouped:
+                key = np.where(dropped, np.max(greater, initial=0.0) + 1.0, greater)
         if grouped:
-            order, group_rel, rel_before = tie_groups(row_ptr, greater)
+            order, group_rel, rel_before = tie_groups(row_ptr, key)
         else:
             order = np.lexsort((-s, ru))
             group_rel, rel_before = runs_of_equal(ru, s, order, row_ptr)

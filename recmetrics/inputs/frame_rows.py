@@ -1,0 +1,212 @@
+"""The rows of long data frames as integer codes, in (user, score) order.
+
+What :func:`recmetrics.from_frames` computes over every row, kept to
+integer arrays: the ids of both frames coded once (:func:`_joint_codes`),
+repeated (user, item) pairs found from their sorted keys
+(:func:`_first_repeat`), each relevant pair's row among the predictions
+(:func:`_rows_of`), and the predictions ordered by user and decreasing
+score with their tie groups (:func:`_score_groups`): one user's row at a
+time when the rows fit a matrix (:func:`_by_user_rows`), else one sort of
+a combined key (:func:`_by_user_score`). Each is the same, bit for bit, as
+the general computation it replaces (``tests/test_frames_speed_paths.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def _plain_ids(t_values, p_values):
+    """Whether two id columns share one dtype (NumPy or pandas' strings), not categorical.
+
+    Then ids are equal exactly when their codes in one :class:`pandas.Index`
+    are, as in :meth:`pandas.DataFrame.duplicated`, and the two columns
+    cannot be the integers and floats that :func:`_same_id_kind` warns about.
+    """
+    dtype = t_values.dtype
+    return dtype == p_values.dtype and isinstance(dtype, (np.dtype, pd.StringDtype))
+
+
+def _joint_codes(t_values, p_values):
+    """Each value's place in the Index of the distinct values of both (truth's first).
+
+    The Index is ``pd.Index(pd.unique(pd.concat([t_values, p_values])))``
+    and the codes its ``get_indexer`` of each column, from one hashing pass
+    (:func:`pandas.factorize`); for columns of one dtype (:func:`_plain_ids`).
+    """
+    codes, distinct = pd.factorize(pd.concat([t_values, p_values], ignore_index=True))
+    codes = codes.astype(np.int64, copy=False)
+    n_t = len(t_values)
+    return codes[:n_t], codes[n_t:], pd.Index(distinct)
+
+
+def _first_repeat(key, order):
+    """The first row (input order) whose ``key`` an earlier row holds, or -1.
+
+    ``order`` sorts ``key`` stably: within a run of equal keys the rows keep
+    their input order, so every row after a run's first is a repeat.
+    """
+    if key.shape[0] < 2:
+        return -1
+    sorted_key = key[order]
+    repeat = sorted_key[1:] == sorted_key[:-1]
+    return int(order[1:][repeat].min()) if repeat.any() else -1
+
+
+def _rows_of(p_key, p_order, keys):
+    """Whether each key is among the predictions' keys, and its prediction row (-1 if not)."""
+    if not p_key.shape[0]:
+        return np.zeros(keys.shape[0], dtype=bool), np.full(keys.shape[0], -1)
+    sorted_key = p_key[p_order]
+    at = np.minimum(np.searchsorted(sorted_key, keys), p_key.shape[0] - 1)
+    found = sorted_key[at] == keys
+    return found, np.where(found, p_order[at], -1)
+
+
+def _take(values, row):
+    """``values[row]`` where ``row >= 0`` (a relevant pair that was predicted), else 0."""
+    if values.shape[0] == 0:  # no prediction at all: every pair is unfound
+        return np.zeros(row.shape[0])
+    return values[np.maximum(row, 0)]
+
+
+def _at(sorted_values, pos, row):
+    """:func:`_take` of a column held in sorted order (input row ``i`` at ``pos[i]``)."""
+    if sorted_values.shape[0] == 0:  # no prediction at all: every pair is unfound
+        return np.zeros(row.shape[0])
+    return sorted_values[pos[np.maximum(row, 0)]].astype(np.float64)
+
+
+def _by_user_score(pu, values, skey, n_users, n_text):
+    """The order of the predictions by user, score descending, then ``skey`` ascending.
+
+    Equal to ``np.lexsort((skey, -values, pu))`` (a stable sort by each key),
+    computed as one stable sort of a combined integer key: the scores'
+    dense rank (one float sort) within the user, then ``skey``. ``lexsort``
+    with a float key is several times slower on millions of rows.
+    """
+    by_value = np.argsort(-values, kind="stable")
+    sorted_values = values[by_value]
+    new_value = np.empty(values.shape[0], dtype=bool)
+    new_value[:1] = True
+    np.not_equal(sorted_values[1:], sorted_values[:-1], out=new_value[1:])
+    vcode = np.empty(values.shape[0], dtype=np.int64)
+    vcode[by_value] = np.cumsum(new_value) - 1
+    n_v = int(vcode.max()) + 1 if vcode.shape[0] else 1
+    if n_users * n_v * n_text >= 2**62:  # the combined key would overflow
+        keys = (-values, pu) if skey is None else (skey, -values, pu)
+        return np.lexsort(keys)
+    key = pu * np.int64(n_v) + vcode
+    if skey is not None:
+        key = key * np.int64(n_text) + skey
+    return np.argsort(key, kind="stable")
+
+
+def _by_user_rows(pu, values, skey, counts):
+    """:func:`_by_user_score`'s order, sorting each user's row alone; None if not worth it.
+
+    The rows are grouped by user (a stable sort of the user codes, skipped
+    when they come grouped in increasing order), laid out as a matrix of one
+    row per user with predictions, padded with ``+inf`` (sorted last), and
+    each row is sorted stably by decreasing score (after ``skey``, for
+    trec_eval's order): the same permutation, with no sort of the whole
+    column of floats (whose cost per row grows with the number of rows).
+    None when the padding would more than double the cells.
+    """
+    n = pu.shape[0]
+    width = int(counts.max()) if n else 0
+    present = np.flatnonzero(counts)
+    if n == 0 or present.shape[0] * width > 2 * n:
+        return None
+    grouped = not np.any(pu[1:] < pu[:-1])
+    by_user = None if grouped else np.argsort(pu, kind="stable")
+    lengths = counts[present]
+    if present.shape[0] * width == n:  # every user has ``width`` rows
+        cell = None
+    else:
+        first = np.zeros(present.shape[0], dtype=np.int64)
+        np.cumsum(lengths[:-1], out=first[1:])
+        cell = np.arange(n) + np.repeat(np.arange(present.shape[0]) * width - first, lengths)
+
+    def matrix(column, pad):
+        column = column if by_user is None else column[by_user]
+        if cell is None:
+            return column.reshape(-1, width)
+        out = np.full(present.shape[0] * width, pad, dtype=column.dtype)
+        out[cell] = column
+        return out.reshape(-1, width)
+
+    neg = matrix(-values, np.inf)
+    if skey is None:
+        within = np.argsort(neg, axis=1, kind="stable")
+    else:
+        by_text = np.argsort(matrix(skey, np.iinfo(np.int64).max), axis=1, kind="stable")
+        by_score = np.argsort(np.take_along_axis(neg, by_text, axis=1), axis=1, kind="stable")
+        within = np.take_along_axis(by_text, by_score, axis=1)
+    # the cell of each sorted entry: its row's first cell + its place in the row
+    within += (np.arange(present.shape[0]) * width)[:, None]
+    order = within.ravel()
+    if cell is not None:  # drop the padding (sorted last in its row), back to rows
+        real = (np.arange(width)[None, :] < lengths[:, None]).ravel()
+        row_of_cell = np.full(present.shape[0] * width, -1, dtype=np.int64)
+        row_of_cell[cell] = np.arange(n)
+        order = row_of_cell[order[real]]
+    return order if by_user is None else by_user[order]
+
+
+def _text_rank(items):
+    """Each item's place in the (stable) order of the ids as text."""
+    if isinstance(items.dtype, pd.StringDtype):
+        # distinct strings: pandas' own sort (pyarrow's), in code point
+        # order as Python compares them, then the inverse permutation
+        by_text = np.asarray(items.argsort(), dtype=np.int64)
+        text_rank = np.empty(by_text.shape[0], dtype=np.int64)
+        text_rank[by_text] = np.arange(by_text.shape[0])
+        return text_rank
+    as_text = items.astype(str).to_numpy()
+    return np.argsort(np.argsort(as_text, kind="stable"), kind="stable")
+
+
+def _score_groups(pu, pi, values, items, ties, n_users, counts):
+    """Per prediction row: the items above it, its score group, its place in the group.
+
+    The rows are sorted by (user, decreasing score); returns each input
+    row's place in that order (``pos``) and, per sorted row, the user's
+    items scored higher (``greater``), the size of its score group
+    (``equal``) and the group's items before it in trec_eval's order
+    (``after``: larger ids first; zeros under the other policies, which do
+    not read it), and the sizes of the groups in order. ``counts`` is the
+    number of rows of each user.
+    """
+    if ties == "trec_eval":
+        text_rank = _text_rank(items)
+        skey = (len(items) - 1) - text_rank[pi]  # larger id first
+        n_text = len(items)
+    else:  # the order within a tie group does not matter
+        skey, n_text = None, 1
+    order = _by_user_rows(pu, values, skey, counts)
+    if order is None:
+        order = _by_user_score(pu, values, skey, n_users, n_text)
+    n = order.shape[0]
+    # runs of equal scores within a user (a user's rows are contiguous,
+    # from ``user_first``): one pass, then each run's numbers repeated
+    user_first = np.zeros(n_users, dtype=np.int64)
+    np.cumsum(counts[:-1], out=user_first[1:])
+    present = counts > 0
+    sorted_values = values[order]
+    new_group = np.empty(n, dtype=bool)
+    np.not_equal(sorted_values[1:], sorted_values[:-1], out=new_group[1:])
+    new_group[user_first[present]] = True
+    starts = np.flatnonzero(new_group)
+    sizes = np.diff(starts, append=n)
+    user_start = np.repeat(user_first[present], counts[present])[starts]
+    greater = np.repeat(starts - user_start, sizes)
+    equal = np.repeat(sizes, sizes)
+    if ties == "trec_eval":
+        after = np.arange(n) - np.repeat(starts, sizes)
+    else:  # trec_eval's order within a group is read under ties='trec_eval' only
+        after = np.zeros(n, dtype=np.int64)
+    pos = np.empty(n, dtype=np.int64)
+    pos[order] = np.arange(n)
+    return pos, greater, equal, after, sizes
