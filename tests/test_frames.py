@@ -332,3 +332,25 @@ def test_predictions_of_other_users_only_warn():
     with pytest.warns(UserWarning, match="none of the 4 prediction rows"):
         got = rm.evaluate(truth, preds.assign(user=preds["user"] + 100), ["ndcg@10"], per_user=True)
     assert (got["ndcg@10"] == 0).all()
+
+
+def test_score_dtype_ties_scores_equal_in_single_precision():
+    """trec_eval compares scores as floats: frames under its preset must too."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    truth = pd.DataFrame({"user": ["q"], "item": ["d1"]})
+    scores = {"d1": 1.0000000001, "d2": 1.0000000002, "d3": 1.0}  # one float32 value
+    run = pd.DataFrame({"user": "q", "item": list(scores), "score": list(scores.values())})
+    got = rm.evaluate(truth, run, ["mrr"], convention="trec_eval")["mrr"]
+    want = pytrec_eval.RelevanceEvaluator({"q": {"d1": 1}}, {"recip_rank"}).evaluate({"q": scores})[
+        "q"
+    ]["recip_rank"]
+    assert got == want == 1 / 3  # tied at 1.0: d3, d2, d1 in trec_eval's order
+    # in double precision d2 and d1 are apart: d1 second
+    assert rm.from_frames(truth, run, ties="trec_eval").ranks().tolist() == [2.0]
+    r = rm.from_frames(truth, run, ties="trec_eval", score_dtype="float32")
+    assert r.ranks().tolist() == [3.0]
+    with pytest.raises(ValueError, match="score_dtype"):
+        rm.from_frames(truth, run, score_dtype="float16")
+    big = run.assign(score=[1e39, 1.0, 0.5])
+    with pytest.raises(ValueError, match="float32 range"):
+        rm.from_frames(truth, big, score_dtype="float32")

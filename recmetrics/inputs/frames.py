@@ -329,6 +329,10 @@ def from_frames(
     values = _numbers(
         _column(predictions, order_col, what, "predictions"), order_col, "predictions"
     )
+    if score_dtype is not None:
+        check_choice(score_dtype, "score_dtype", ("float32", "float64"))
+        if not by_rank:  # compared in that precision: scores equal there are tied
+            values = _in_precision(values, score_dtype)
     gains = (
         np.ones(len(truth))
         if relevance is None
@@ -459,3 +463,17 @@ def _with_judgments(r, uids, ju, j_start, j_size, n_users):
         nonrel_start=np.asarray(j_start, dtype=np.float64)[order],
         nonrel_size=np.asarray(j_size, dtype=np.float64)[order],
     )
+
+
+def _in_precision(values, score_dtype):
+    """The scores rounded to ``score_dtype`` (held as float64: the same order and ties)."""
+    if score_dtype == "float32":
+        with np.errstate(over="ignore"):
+            rounded = values.astype(np.float32)
+        if np.isinf(rounded).any() and not np.isinf(values[np.isinf(rounded)]).all():
+            raise ValueError(
+                "predictions hold scores beyond the float32 range (about 3.4e38), which "
+                "score_dtype='float32' would turn into infinity; rescale the scores first"
+            )
+        return rounded.astype(np.float64)
+    return values
