@@ -175,6 +175,8 @@ VALID = {
     # 2**70 would allocate 2**70 factors or run 2**70 sweeps (tests/test_models.py
     # checks both arguments)
     rm.models.als: ((TRAIN,), {"regularization": 0.05, "alpha": 1.0, "seed": 0}),
+    # the function behind the registry's iprec_at_recall_x names, one per level
+    rm.iprec_at_recall: ((Y_TRUE, Y_SCORE), {"recall_level": 0.5}),
 }
 
 # every ranking metric of the registry is swept, even one added after this table:
