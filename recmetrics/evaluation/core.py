@@ -229,7 +229,9 @@ def evaluate(
     -----
     From a score matrix the ranking costs one counting pass over each row
     (no sorting; see :func:`~recmetrics.ranking.from_scores`); memory beyond
-    the inputs grows with the number of relevant and excluded entries only.
+    the inputs grows with the number of relevant and excluded entries (and,
+    for a dense relevance matrix or mask, one byte per 64 of its cells, one
+    block of users at a time), never with a copy of the scores.
     One ranking is built per distinct tie policy and score option among the
     requested metrics (a preset may set them per metric). When every metric
     on a ranking has a cutoff, the ranking is built only as deep as the
