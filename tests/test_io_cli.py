@@ -370,7 +370,7 @@ def test_cli_options_and_mixed_inputs(tmp_path, trec_files):
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout) == {"P_1": 1.0}
-    # negative grades in a table count as 0, as in a qrels file
+    # negative grades in a table are unjudged and carry no gain, as in a qrels file
     (tmp_path / "t.csv").write_text("uid,item,g\n007,0010,2\n007,11,-1\n8,3,1\n")
     res = in_process(
         "evaluate", tmp_path / "t.csv", tmp_path / "r.csv", "-m", "ndcg@2", "--user", "uid",
