@@ -23,7 +23,7 @@ import numpy as np
 from .._docs import fill_doc
 from .._validation import check_positive_number
 from ._core import finish, hits
-from .topn._common import _cutoff_size, _rank, _ratio
+from .topn._common import _cutoff_size, _f_beta, _rank, _ratio
 
 __all__ = [
     "set_precision",
@@ -222,10 +222,7 @@ def set_f(
     r, single, h, n = _set_counts(a, b, ranks, n_items, mask, ties)
     p = _ratio(h, n)
     rec = _ratio(h, r.n_relevant)
-    # (1 + b2) P R / (b2 P + R) = P R / (w P + (1 - w) R) with w = b2 / (1 + b2),
-    # which stays finite for any beta (beta**2 may overflow or underflow)
-    w = 1.0 / (1.0 + 1.0 / (beta * beta)) if beta * beta > 0 else 0.0
-    val = _ratio(p * rec, w * p + (1.0 - w) * rec)
+    val = _f_beta(p, rec, beta)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 

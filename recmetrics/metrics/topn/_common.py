@@ -46,3 +46,14 @@ def _ratio(num, den):
     """``num / den``, and 0 where ``den`` is 0 (an empty list retrieves nothing)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+
+
+def _f_beta(p, rec, beta):
+    """F-beta of precision ``p`` and recall ``rec`` (0 where both are 0).
+
+    ``(1 + b2) P R / (b2 P + R) = P R / (w P + (1 - w) R)`` with
+    ``w = b2 / (1 + b2)``, which stays finite for any beta (``beta**2`` may
+    overflow or underflow).
+    """
+    w = 1.0 / (1.0 + 1.0 / (beta * beta)) if beta * beta > 0 else 0.0
+    return _ratio(p * rec, w * p + (1.0 - w) * rec)

@@ -10,7 +10,7 @@ from ..._docs import fill_doc
 from ..._validation import check_choice, check_positive_number
 from ...inputs.forms import as_ranking
 from .._core import finish, hits, window
-from ._common import RECALL_DENOMINATORS, _cutoff_size, _rank, _ratio, _slots
+from ._common import RECALL_DENOMINATORS, _cutoff_size, _f_beta, _rank, _ratio, _slots
 
 
 @fill_doc
@@ -247,10 +247,7 @@ def f_score(
     h = hits(r, k)
     p = _ratio(h, _cutoff_size(r, k))
     rec = _ratio(h, r.n_relevant)
-    # (1 + b2) P R / (b2 P + R) = P R / (w P + (1 - w) R) with w = b2 / (1 + b2),
-    # which stays finite for any beta (beta**2 may overflow or underflow)
-    w = 1.0 / (1.0 + 1.0 / (beta * beta)) if beta * beta > 0 else 0.0
-    val = _ratio(p * rec, w * p + (1.0 - w) * rec)
+    val = _f_beta(p, rec, beta)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
