@@ -26,7 +26,7 @@ from .._validation import as_numeric_array, check_choice, check_same_length
 from ..inputs.forms import as_ranking, input_form
 from ..ranking import Ranking, from_scores
 from ._core import finish
-from .topn import r_precision
+from .topn.counts import _precision_at_own_cutoff
 
 __all__ = [
     "auc",
@@ -524,14 +524,8 @@ def break_even_point(
     >>> round(break_even_point(["a", "b", "c", "d"], {"a", "c", "z"}), 4)   # P@3 = 2/3
     0.6667
     """
+    r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r.check_depth(None, "the break-even point")
     # the point where P@k = R@k is k = |R|: R-precision, computed once in topn
-    return r_precision(
-        a,
-        b,
-        ranks=ranks,
-        n_items=n_items,
-        mask=mask,
-        ties=ties,
-        no_relevant=no_relevant,
-        per_user=per_user,
-    )
+    val = _precision_at_own_cutoff(r)
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)

@@ -464,9 +464,15 @@ def r_precision(
     """
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
     r.check_depth(None, "R-precision")
+    return finish(
+        _precision_at_own_cutoff(r), r, single, no_relevant=no_relevant, per_user=per_user
+    )
+
+
+def _precision_at_own_cutoff(r):
+    """Per user, the hits in the top ``|R|`` over ``|R|`` (0 without relevant items)."""
     n_rel = r.n_relevant
-    val = _ratio(hits(r, np.maximum(n_rel, 1)), n_rel)
-    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+    return _ratio(hits(r, np.maximum(n_rel, 1)), n_rel)
 
 
 CONFUSION_SLOTS = ("list", "k")
