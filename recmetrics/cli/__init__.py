@@ -36,6 +36,7 @@ traceback.
 # private names that tests read, importable here as before
 from ._checks import _count as _count
 from ._checks import _digits as _digits
+from ._checks import _level as _level
 from ._checks import _log_base as _log_base
 from ._checks import _measure as _measure
 from ._checks import _name as _name
