@@ -260,3 +260,125 @@ def test_options_and_iprec_agree_with_pytrec_eval(qrels, options, kwargs):
             assert float(value) == pytest.approx(expected[query][label], abs=1e-12), (query, label)
             compared += 1
     assert compared == 3 * len(header[1:]) and len(header) > 50
+
+
+# --------------------------------------------------------------------------
+# the keywords of recmetrics.evaluate behind -M, -l and -J
+def _frames(seed=0, n_users=12):
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    truth, run = [], []
+    for u in range(n_users):
+        judged = rng.choice(20, size=rng.integers(2, 10), replace=False)
+        truth += [
+            (u, f"d{d}", int(g))
+            for d, g in zip(judged, rng.choice([0, 1, 2, 3], judged.size), strict=True)
+        ]
+        shown = rng.choice(20, size=rng.integers(1, 15), replace=False)
+        run += [
+            (u, f"d{d}", float(s))
+            for d, s in zip(shown, rng.integers(0, 4, shown.size), strict=True)
+        ]
+    truth = pd.DataFrame(truth, columns=["user", "item", "grade"])
+    run = pd.DataFrame(run, columns=["user", "item", "score"])
+    return truth, run
+
+
+METRICS = ["precision@3", "recall@5", "map", "ndcg", "mrr", "bpref", "rprec"]
+
+
+@pytest.mark.parametrize("ties", ["expected", "trec_eval", "optimistic"])
+def test_judged_only_is_the_condensed_list(ties):
+    """judged_only=True is evaluate on the predictions judged in truth (Sakai's condensed list)."""
+    import pandas as pd
+
+    from recmetrics import evaluate
+
+    truth, run = _frames()
+    judged = run.merge(truth[["user", "item"]], on=["user", "item"])
+    kw = dict(relevance="grade", ties=ties, per_user=True, no_relevant="zero")
+    got = evaluate(truth, run, METRICS, judged_only=True, **kw)
+    want = evaluate(truth[truth.user.isin(run.user)], judged, METRICS, **kw)
+    pd.testing.assert_frame_equal(got, want)
+    assert not got.equals(evaluate(truth, run, METRICS, **kw))
+
+
+def test_judged_only_expected_ties_by_enumeration():
+    """Under ties='expected', the mean over every order of the tied judged items."""
+    import itertools
+
+    import numpy as np
+    import pandas as pd
+
+    from recmetrics import average_precision, evaluate
+
+    truth = pd.DataFrame({"user": 0, "item": ["a", "b", "c", "d"], "grade": [1, 0, 1, 0]})
+    run = pd.DataFrame({"user": 0, "item": ["x", "a", "y", "b", "c", "d"],
+                        "score": [5, 3, 3, 3, 1, 1]})  # fmt: skip
+    got = evaluate(truth, run, ["map", "precision@2"], relevance="grade", judged_only=True)
+    # condensed: a, b tied (score 3), then c, d tied (score 1)
+    aps, p2 = [], []
+    for first in itertools.permutations(["a", "b"]):
+        for second in itertools.permutations(["c", "d"]):
+            rels = [1 if i in ("a", "c") else 0 for i in first + second]
+            aps.append(average_precision(np.array([rels]), np.array([[4, 3, 2, 1]])))
+            p2.append(sum(rels[:2]) / 2)
+    assert got["map"] == pytest.approx(np.mean(aps), abs=1e-15)
+    assert got["precision@2"] == pytest.approx(np.mean(p2), abs=1e-15)
+
+
+def test_max_depth_and_relevance_level():
+    import pandas as pd
+
+    from recmetrics import evaluate
+
+    truth, run = _frames(1)
+    kw = dict(relevance="grade", ties="trec_eval", per_user=True, no_relevant="zero")
+    # trec_eval's order: score, then id in decreasing string order
+    ordered = run.sort_values(["user", "score", "item"], ascending=[True, False, False])
+    want = evaluate(truth, ordered.groupby("user").head(4), METRICS, **kw)
+    pd.testing.assert_frame_equal(evaluate(truth, run, METRICS, max_depth=4, **kw), want)
+    # relevance_level: the binary metrics see grades >= 2 only; ndcg keeps every grade
+    level = evaluate(truth, run, METRICS, relevance_level=2, **kw)
+    high = truth.assign(grade=truth.grade.where(truth.grade >= 2, 0))
+    binary = [m for m in METRICS if m != "ndcg"]
+    pd.testing.assert_frame_equal(level[binary], evaluate(truth.pipe(lambda t: high), run,
+                                                          binary, **kw))  # fmt: skip
+    pd.testing.assert_series_equal(level["ndcg"], evaluate(truth, run, ["ndcg"], **kw)["ndcg"])
+    # the caller's choice: no preset sets them, every preset takes them
+    evaluate(truth, run, ["map"], relevance="grade", convention="trec_eval", max_depth=3,
+             relevance_level=2, judged_only=True)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, fragment",
+    [
+        ({"max_depth": 0}, ValueError, "max_depth"),
+        ({"max_depth": 2.5}, TypeError, "max_depth"),
+        ({"relevance_level": 0}, ValueError, "relevance_level"),
+        ({"relevance_level": "2"}, TypeError, "relevance_level"),
+        ({"relevance_level": True}, TypeError, "relevance_level"),
+        ({"judged_only": "yes"}, TypeError, "judged_only"),
+        ({"judged_only": True, "users": "predictions"}, ValueError, "judged_only"),
+        ({"judged_only": True, "users": "all"}, ValueError, "judged_only"),
+    ],
+)
+def test_trec_keywords_are_checked(kwargs, error, fragment):
+    from recmetrics import evaluate
+
+    truth, run = _frames()
+    with pytest.raises(error, match=fragment):
+        evaluate(truth, run, ["map"], relevance="grade", **kwargs)
+
+
+@pytest.mark.parametrize(
+    "keyword", [("max_depth", 2), ("relevance_level", 2), ("judged_only", True)]
+)
+def test_trec_keywords_need_frames(keyword):
+    from recmetrics import evaluate
+
+    with pytest.raises(TypeError, match=f"{keyword[0]}= applies only to long data frames"):
+        evaluate([[1, 0, 2]], [[0.3, 0.2, 0.1]], ["map"], **dict([keyword]))
+    evaluate([[1, 0, 2]], [[0.3, 0.2, 0.1]], ["map"], judged_only=False)
