@@ -25,18 +25,23 @@ examples:
   recmetrics evaluate qrels.txt run.txt -m ndcg_cut_10 map P_10 --convention trec_eval
   recmetrics evaluate truth.csv predictions.parquet -m ndcg@10 recall@20 --relevance grade
   recmetrics evaluate qrels.txt run.txt -m P --per-user --format csv > per_query.csv
+  recmetrics evaluate qrels.txt run.txt --convention trec_eval -m all_trec -q -c -M 100
 
 measures: names of recmetrics.evaluate (precision@10, recall@10, map@10, map,
   ndcg@10, mrr, hr@10, auc, ...) or trec_eval's (P_10 or P.10, recall_10,
   map, map_cut_10, ndcg, ndcg_cut_10, recip_rank, success_10; P, recall,
-  map_cut, ndcg_cut and success alone give trec_eval's default cutoffs).
-  Results are labelled as the measures are written.
+  map_cut, ndcg_cut and success alone give trec_eval's default cutoffs;
+  P.5,10 gives P_5 and P_10). trec_eval's groups all_trec, official and set
+  stand for their measures (those recmetrics does not compute yet are named
+  on standard error and left out). Results are labelled as the measures
+  are written.
 
 users: by default the convention's (trec_eval: 'both', the queries in the
   qrels and in the run, as trec_eval without -c; lenskit: 'predictions';
   recommenders: 'both' for precision, recall and map); otherwise 'truth'
-  (every judged user; one without predictions scores 0). trec_eval's -q is
-  --per-user, its -c is --users truth.
+  (every judged user; one without predictions scores 0). trec_eval's options
+  are spelled as in trec_eval too: -q (--per-user), -c (--complete, which is
+  --users truth), -M N, -l N, -J and -Z FILE.
 
 inputs: a TREC run is ordered by its scores (as trec_eval does); --rank rank
   evaluates the ranks written in it instead. As in trec_eval, in qrels
