@@ -162,6 +162,8 @@ def test_trec_eval_output_is_reproduced(name, run_files):
         assert "not computed by recmetrics yet" in err
     differ = {key: (ours[key], theirs[key]) for key in ours if ours[key] != theirs[key]}
     assert {family(label, z) for label, _ in differ} <= TREC_EVAL_10_CHANGES, differ
+    # in trec_eval's order: queries, then measures as measures.c lists them
+    assert list(ours) == [key for key in theirs if key in ours]
     same = len(ours) - len(differ)
     assert same >= 200 if "-q" in CASES[name][2] else same >= 20
 
@@ -198,6 +200,7 @@ def test_parametrised_names(run_files):
     )  # fmt: skip
     ours = lines_of(text)
     assert set(ours) <= set(theirs)
+    assert list(ours) == [key for key in theirs if key in ours]  # parameters sorted
     differ = {key: (ours[key], theirs[key]) for key in ours if ours[key] != theirs[key]}
     assert {family(label) for label, _ in differ} <= TREC_EVAL_10_CHANGES, differ
     labels = {label for label, _ in ours}

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["TREC_ORDER", "TREC_GROUPS", "read_zscores", "to_zscores", "write_trec"]
+__all__ = ["TREC_ORDER", "TREC_GROUPS", "read_zscores", "to_zscores", "trec_order", "write_trec"]
 
 # te_trec_measures[] of measures.c: the order of trec_eval's printed lines
 # (the preference and judgment-group measures, which need other inputs, left out)
@@ -129,6 +129,39 @@ def to_zscores(table, zscores):
     return out
 
 
+def _family_of(label):
+    """trec_eval's measure of a label (``P_5`` -> ``P``), or None for the package's names."""
+    names = [n for n in TREC_ORDER if label == n or label.startswith(n + "_")]
+    return max(names, key=len) if names else None
+
+
+def trec_order(labels):
+    """The labels in trec_eval's printing order: by measure (``measures.c``), then parameter.
+
+    trec_eval sorts a measure's parameters (``-m P.10,5`` prints ``P_5``
+    first); the package's own names keep their place after trec_eval's.
+
+    Examples
+    --------
+    >>> trec_order(["ndcg@10", "P_10", "map", "P_5", "recip_rank", "iprec_at_recall_0.50"])
+    ['map', 'recip_rank', 'iprec_at_recall_0.50', 'P_5', 'P_10', 'ndcg@10']
+    """
+
+    def key(item):
+        position, label = item
+        family = _family_of(label)
+        if family is None:
+            return (len(TREC_ORDER), position, 0.0)
+        param = label[len(family) + 1 :]
+        try:
+            number = float(param) if param else 0.0
+        except ValueError:
+            number = 0.0
+        return (TREC_ORDER.index(family), number, position)
+
+    return [label for _, label in sorted(enumerate(labels), key=key)]
+
+
 def _number(label, value, digits, z):
     if label in INTEGERS and not z:
         return str(int(round(value)))
@@ -155,7 +188,10 @@ def write_trec(table, means, per_user, digits, out, *, runid=None, z=False):
     ``Z`` and prints every value as a number (trec_eval's ``-Z``).
     """
     prefix = "Z" if z else ""
+    order = trec_order(list(means.index))
+    means = means[order]
     if per_user:
+        table = table[[label for label in order if label in table.columns]]
         for uid, row in table.iterrows():
             for label, value in row.items():
                 if not pd.isna(value):
