@@ -2,7 +2,9 @@
 
 The inputs and the expected outputs are trec_eval 10.0's ``test/`` folder,
 unchanged (``tests/data/trec_eval/``, see its README.md); each output was
-printed by the command of trec_eval's Makefile (target ``quicktest``), and is
+printed by the command of trec_eval's Makefile (target ``quicktest``), or, for
+``-J`` and ``-M`` with ``-l`` (which trec_eval's tests lack), by trec_eval
+10.0 built from the same commit (``generated/``), and is
 compared here, line by line, with ``recmetrics evaluate`` run in this process
 with the same options (``-m all_trec -q -c -M100 -l2 -Z ...``) and
 ``--format trec``: every (measure, query) line that both print must be the
@@ -76,6 +78,18 @@ CASES = {
         "qrels.test",
         "results.test",
         ["-q", "-m", "all_trec", "-Z", str(DATA / "zscores_file")],
+    ),
+    # printed by trec_eval 10.0 built from the same commit (see the README)
+    "generated/out.test.aqJ": ("qrels.test", "results.test", ["-m", "all_trec", "-q", "-J"]),
+    "generated/out.test.aqJl": (
+        "qrels.rel_level",
+        "results.test",
+        ["-m", "all_trec", "-q", "-J", "-l2"],
+    ),
+    "generated/out.test.aqMl": (
+        "qrels.rel_level",
+        "results.test",
+        ["-m", "all_trec", "-q", "-M50", "-l2"],
     ),
 }
 
