@@ -20,6 +20,7 @@ from .._docs import fill_doc
 from .._kernels import CHUNK_CELLS
 from .._validation import check_k
 from ..inputs.forms import input_form
+from ..metrics._aggregate import summarise
 from ..ranking.scores import _checked_sparse
 from ._call import read_call
 from ._lists import beyond_values, recommended_lists
@@ -284,7 +285,7 @@ def evaluate(
             raise TypeError(
                 f"{key}= applies only to beyond-accuracy metrics (novelty, ild, calibration, ...)"
             )
-    return _finish_table(_ranking_metrics(call), call.per_user)
+    return _finish_table(_ranking_metrics(call), call.per_user, _aggregates(call))
 
 
 def _ranking_metrics(call):
@@ -379,7 +380,7 @@ def _evaluate_with_beyond(call):
     if call.per_user:
         table.index.name = "user"
         return table
-    means = _finish_table(table, False)
+    means = _finish_table(table, False, _aggregates(call))
     return pd.Series(
         {name: scalars[name] if name in scalars else means[name] for name, _, _ in call.parsed},
         name="mean",
@@ -387,20 +388,25 @@ def _evaluate_with_beyond(call):
     )
 
 
-def _finish_table(table, per_user):
-    """Per-user table, or the means over users.
+def _aggregates(call):
+    """The summary rule of each requested metric, by its name as given (the registry's)."""
+    return {name: spec.aggregate for name, spec, _ in call.parsed}
+
+
+def _finish_table(table, per_user, aggregates=None):
+    """Per-user table, or the summaries over users (the mean, or the metric's ``aggregate``).
 
     A per-user value is NaN only where ``no_relevant='skip'`` left the user
-    out, so the means skip NaN.
+    out, so the summaries skip NaN.
     """
     table.index.name = "user"
     if per_user:
         return table
-    # the same summation as the metric functions (numpy's pairwise sum), so
-    # that evaluate and e.g. ndcg agree to the last bit
+    # the same summation as the metric functions (numpy's pairwise sum, in
+    # summarise), so that evaluate and e.g. ndcg agree to the last bit
+    aggregates = aggregates or {}
     values = {}
     for col in table.columns:
         v = table[col].to_numpy(dtype=np.float64)
-        v = v[~np.isnan(v)]
-        values[col] = float(np.mean(v)) if v.size else np.nan
+        values[col] = summarise(v[~np.isnan(v)], aggregates.get(col, "mean"))
     return pd.Series(values, name="mean", dtype=np.float64)
