@@ -20,13 +20,14 @@ from .._docs import fill_doc
 from .._kernels import CHUNK_CELLS
 from .._validation import check_k
 from ..inputs.forms import input_form
+from ..metrics import _registry
 from ..metrics._aggregate import summarise
 from ..ranking.scores import _checked_sparse
 from ._call import read_call
 from ._lists import beyond_values, recommended_lists
 from ._rankings import Rankings
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "summarise_table"]
 
 
 @fill_doc
@@ -386,6 +387,32 @@ def _evaluate_with_beyond(call):
         name="mean",
         dtype=np.float64,
     )
+
+
+def summarise_table(table, metrics):
+    """The summary row of a per-user table of :func:`evaluate`, each column by its metric's rule.
+
+    ``table`` holds one column per name of ``metrics`` (in order; the
+    columns may carry other labels, as the command line's trec_eval names);
+    each is summarised as :func:`evaluate` with ``per_user=False`` would
+    (the mean over the users not NaN, or the metric's ``aggregate``: the
+    sum of trec_eval's counts, the geometric mean of ``gm_map``).
+
+    Examples
+    --------
+    >>> table = evaluate([[1, 0], [0, 1]], [[0.9, 0.1], [0.9, 0.1]], ["map", "num_ret"],
+    ...                  per_user=True)
+    >>> summarise_table(table, ["map", "num_ret"]).tolist()
+    [0.75, 4.0]
+    """
+    names = list(metrics)
+    if len(names) != table.shape[1]:
+        raise ValueError(f"{len(names)} metric names for a table of {table.shape[1]} columns")
+    aggregates = {
+        col: _registry.parse_with_keywords(name)[0].aggregate
+        for col, name in zip(table.columns, names, strict=True)
+    }
+    return _finish_table(table.copy(deep=False), False, aggregates)
 
 
 def _aggregates(call):

@@ -178,8 +178,12 @@ def gm_bpref(
 
     Examples
     --------
-    >>> round(gm_bpref([[1, 0, 0], [0, 1, 0]], [[0.3, 0.2, 0.1], [0.3, 0.2, 0.1]]), 6)
-    0.707107
+    bpref 1 and bpref 0 (a judged non-relevant item above the only relevant
+    one): the geometric mean is sqrt(1 * 0.00001):
+
+    >>> y_true, y_score = [[1, 0, 0], [0, 1, 0]], [[0.3, 0.2, 0.1], [0.3, 0.2, 0.1]]
+    >>> gm_bpref(y_true, y_score, per_user=True).tolist(), round(gm_bpref(y_true, y_score), 6)
+    ([1.0, 0.0], 0.003162)
     """
     r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
     values = bpref(r, no_relevant="zero", per_user=True)
