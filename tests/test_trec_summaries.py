@@ -325,3 +325,11 @@ def test_spark_summaries(spark, case):
     want = rm.evaluate(truth, pred, DISTRIBUTED, **case)
     pd.testing.assert_index_equal(means.index, want.index)
     np.testing.assert_allclose(means, want, rtol=1e-12, atol=0)
+
+
+def test_sampled_metrics_refuse_sums_and_geometric_means():
+    """The sampled metrics estimate means over users: a metric summarised otherwise is refused."""
+    for name in ("gm_map", "gm_bpref", "num_q", "num_rel_ret"):
+        with pytest.raises(ValueError, match="aggregate"):
+            rm.metric_function(name)
+    assert rm.metric_function("infap")([1]).tolist() == [1.0]  # a mean: accepted

@@ -206,7 +206,12 @@ def evaluate(
     -------
     pandas.Series or pandas.DataFrame
         The means over users, a Series named ``'mean'`` indexed by the
-        metric names as given (NaN for a metric defined for no user); or,
+        metric names as given (NaN for a metric defined for no user), or
+        for the few metrics whose registry entry says otherwise
+        (``MetricSpec.aggregate``) trec_eval's summary: the sum of its counts
+        (``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``,
+        ``num_nonrel_judged_ret``) and the geometric mean of ``gm_map`` and
+        ``gm_bpref`` (:func:`~recmetrics.gm_map`); or,
         with ``per_user=True``, a DataFrame with one row per user (index
         ``user``) and one column per metric, NaN where ``no_relevant='skip'``
         left the user out.
