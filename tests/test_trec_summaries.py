@@ -170,8 +170,15 @@ def test_frames_equal_brute_force(ties, seed):
             assert got[uid] == pytest.approx(want, abs=TOL), (name, uid, ties)
 
 
-def test_infap_large_mixed_tie_group():
-    """One tie group of relevant, judged non-relevant and unjudged items, with items above."""
+@pytest.mark.parametrize("cells", [1 << 22, 1])
+def test_infap_large_mixed_tie_group(cells, monkeypatch):
+    """One tie group of relevant, judged non-relevant and unjudged items, with items above.
+
+    ``cells=1``: the sum over the group's orders one relevant count at a time.
+    """
+    import recmetrics.metrics.infap as infap_module
+
+    monkeypatch.setattr(infap_module, "_GRID_CELLS", cells)
     items = [f"d{i:02d}" for i in range(9)]
     truth = pd.DataFrame(
         {"user": 1, "item": items[:7], "rel": [1, 0, 2, 0, 1, 0, 1]}  # d07, d08 unjudged

@@ -66,21 +66,29 @@ def _expected_increment(start, size, rel_above, nonrel_above, group_rel, group_n
     given ``m``, the ``x`` relevant, ``y`` judged non-relevant and ``u``
     unjudged items of the group before it are multivariate hypergeometric
     (``m`` draws from the other ``group_rel - 1``, ``group_nonrel`` and
-    ``size - group_rel - group_nonrel`` items).
+    ``size - group_rel - group_nonrel`` items). The sum runs over ``(x, y,
+    u)``, one ``x`` at a time when the whole grid would be large.
     """
     unjudged = size - group_rel - group_nonrel
-    x = np.arange(group_rel, dtype=np.float64)[:, None, None]
-    y = np.arange(group_nonrel + 1, dtype=np.float64)[None, :, None]
-    u = np.arange(unjudged + 1, dtype=np.float64)[None, None, :]
-    m = x + y + u
-    logp = (
-        _log_comb(group_rel - 1.0, x)
-        + _log_comb(float(group_nonrel), y)
-        + _log_comb(float(unjudged), u)
-        - _log_comb(size - 1.0, m)
-    )
-    p = np.exp(logp) / size
-    return float(np.sum(p * _increment(start + m, rel_above + x, nonrel_above + y)))
+    y = np.arange(group_nonrel + 1, dtype=np.float64)[:, None]
+    u = np.arange(unjudged + 1, dtype=np.float64)[None, :]
+    log_y = _log_comb(float(group_nonrel), y)
+    log_u = _log_comb(float(unjudged), u)
+    if group_rel * y.size * u.size <= _GRID_CELLS:
+        blocks = [np.arange(group_rel, dtype=np.float64)[:, None, None]]
+    else:
+        blocks = [np.full((1, 1, 1), float(x)) for x in range(group_rel)]
+    total = 0.0
+    for x in blocks:
+        m = x + y + u
+        logp = _log_comb(group_rel - 1.0, x) + log_y + log_u - _log_comb(size - 1.0, m)
+        inc = _increment(start + m, rel_above + x, nonrel_above + y)
+        total += float(np.sum(np.exp(logp) * inc))
+    return total / size
+
+
+# the most (x, y, u) cells of one tie group summed at once (32 MiB of float64)
+_GRID_CELLS = 1 << 22
 
 
 @fill_doc
