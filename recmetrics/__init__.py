@@ -32,6 +32,7 @@ from .evaluation import compare_conventions, evaluate
 from .inputs.frames import from_frames
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .metrics import beyond
+from .metrics.infap import infap
 from .metrics.interpolated_precision import iprec_at_recall, precision_11pt
 from .metrics.judged import bpref, judged, unjudged
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
@@ -58,6 +59,7 @@ from .metrics.topn import (
     recall,
     reciprocal_rank,
 )
+from .metrics.trec_counts import num_nonrel_judged_ret, num_q, num_rel, num_rel_ret, num_ret
 from .metrics.trec_sets import (
     relative_precision,
     set_f,
@@ -65,6 +67,7 @@ from .metrics.trec_sets import (
     set_recall,
     set_relative_precision,
 )
+from .metrics.trec_summaries import gm_bpref, gm_map, rprec_mult, set_map
 from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
 from .sampled import (
     CORRECTION_METHODS,
@@ -214,4 +217,15 @@ __all__ = [
     "models",
     # statistics
     "stats",
+    # issue 26: trec_eval's geometric means, counts, set_map, Rprec_mult and infAP
+    "gm_map",
+    "gm_bpref",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "num_nonrel_judged_ret",
+    "set_map",
+    "rprec_mult",
+    "infap",
 ]

@@ -783,3 +783,63 @@ def test_cli_measure_groups(trec_files):
     assert res.returncode == 0, res.stderr
     rows = [row.split(",")[0] for row in res.stdout.splitlines()[1:]]
     assert {"set_P", "set_recall", "set_relative_P", "set_F", "P_5"} <= set(rows)
+
+
+# issue 26: trec_eval's measures whose summary is not the mean (num_* summed, gm_* geometric),
+# set_map, Rprec_mult and infAP, per query and in trec_eval's 'all' line
+TREC_SUMMARY_MEASURES = [
+    "gm_map", "gm_bpref", "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret",
+    "set_map", "Rprec_mult.0.2,1.0,2.0", "infAP",
+]  # fmt: skip
+TREC_SUMMARY_LABELS = [
+    "gm_map", "gm_bpref", "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret",
+    "set_map", "Rprec_mult_0.20", "Rprec_mult_1.00", "Rprec_mult_2.00", "infAP",
+]  # fmt: skip
+
+
+@pytest.mark.crosslib
+def test_cli_trec_summaries_match_trec_eval(tmp_path, trec_files):
+    """Per query and in the 'all' line, against pytrec_eval on the qrels without grade -1.
+
+    trec_eval's infAP reads a qrels grade -1 as pooled but unjudged, which the
+    package's rankings do not represent (they read it as not in the pool, as
+    bpref does): the qrels here drop those lines, so both read the same
+    judgments. gm_* per query are the measures they summarise (trec_eval
+    prints them in the summary only; pytrec_eval returns log(max(v, 1e-5))).
+    """
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qpath, rpath = trec_files
+    lines = [line for line in Path(qpath).read_text().splitlines() if int(line.split()[3]) >= 0]
+    qpath = tmp_path / "qrels_judged.txt"
+    qpath.write_text("\n".join(lines) + "\n")
+    keys = ["gm_map", "gm_bpref", "map", "bpref", "Rprec_mult", *TREC_SUMMARY_LABELS]
+    expected = pytrec(qpath, rpath, [k for k in dict.fromkeys(keys) if k != "Rprec_mult_0.20"])
+    res = in_process(
+        "evaluate", qpath, rpath, "-m", *TREC_SUMMARY_MEASURES, "--convention", "trec_eval",
+        "--per-user", "--format", "json",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    # num_q is the command line's count of the queries (trec_eval prints it
+    # in the summary only): it is no per-query column
+    per_query = [label for label in TREC_SUMMARY_LABELS if label != "num_q"]
+    got = pd.DataFrame(json.loads(res.stdout)).T[per_query]
+    assert sorted(got.index) == sorted(expected.index)
+    got = got.loc[expected.index].astype(float)
+    per_topic = {"gm_map": "map", "gm_bpref": "bpref"}
+    for label in per_query:
+        want = expected[per_topic.get(label, label)].astype(float)
+        np.testing.assert_allclose(got[label], want, rtol=0, atol=1e-12, err_msg=label)
+    np.testing.assert_allclose(
+        np.log(np.maximum(got["gm_map"], 1e-5)), expected["gm_map"], rtol=0, atol=1e-12
+    )
+    res = in_process(
+        "evaluate", qpath, rpath, "-m", *TREC_SUMMARY_MEASURES, "--convention", "trec_eval",
+        "--format", "trec", "--digits", "12",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    rows = [line.split() for line in res.stdout.splitlines()]
+    assert sorted(f[0] for f in rows) == sorted(TREC_SUMMARY_LABELS)
+    for label, _, value in rows:
+        values = list(expected[label].astype(float))
+        want = pytrec_eval.compute_aggregated_measure(label, values)
+        assert float(value) == pytest.approx(want, rel=1e-11, abs=1e-11), label

@@ -32,20 +32,11 @@ DATA = Path(__file__).parent / "data" / "trec_eval"
 # trec_eval's measures (its -m names) that recmetrics does not compute yet:
 # the command line leaves them out of -m all_trec (with a note on stderr)
 MISSING = {
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "num_nonrel_judged_ret",
-    "gm_map",
-    "gm_bpref",
-    "infAP",
-    "Rprec_mult",
     "utility",
     "binG",
     "G",
     "ndcg_rel",
     "Rndcg",
-    "set_map",
     "relstring",
     # added to all_trec by trec_eval 10.0 (CHANGELOG, 6/18/26); pytrec_eval's
     # trec_eval 9.0.8, which --convention trec_eval reproduces, has none of them
@@ -61,6 +52,14 @@ MISSING = {
 # 9.0.8 (pytrec_eval), checked in test_options_and_iprec_agree_with_pytrec_eval; 11pt_avg
 # is their mean.
 TREC_EVAL_10_CHANGES = {"iprec_at_recall", "11pt_avg"}
+
+# qrels.rel_level has grade -1 lines: trec_eval's "in the pool but not judged"
+# (form_res_rels.c, RELVALUE_UNJUDGED), which infAP (m_infap.c) counts apart
+# from the documents not in the pool. A Ranking has no such fourth kind of
+# item yet (the command line reads grade -1 as "not in the pool", right for
+# bpref and Judged@k), so infAP differs on the queries with such lines; it
+# agrees exactly on the qrels without them (out.test.aq and the others).
+POOLED_UNJUDGED = {"infAP"}
 
 # file -> (qrels, run, options of trec_eval's Makefile, quicktest)
 CASES = {
@@ -175,7 +174,10 @@ def test_trec_eval_output_is_reproduced(name, run_files):
     if missing:
         assert "not computed by recmetrics yet" in err
     differ = {key: (ours[key], theirs[key]) for key in ours if ours[key] != theirs[key]}
-    assert {family(label, z) for label, _ in differ} <= TREC_EVAL_10_CHANGES, differ
+    allowed = TREC_EVAL_10_CHANGES
+    if CASES[name][0] == "qrels.rel_level":
+        allowed = allowed | POOLED_UNJUDGED
+    assert {family(label, z) for label, _ in differ} <= allowed, differ
     # in trec_eval's order: queries, then measures as measures.c lists them
     assert list(ours) == [key for key in theirs if key in ours]
     same = len(ours) - len(differ)

@@ -53,6 +53,10 @@ TREC_GROUPS = {
 COUNTS = ("num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret")
 INTEGERS = ("num_q", *COUNTS)
 
+# printed in the summary only, never per query (te_print_single_meas_empty in
+# m_gm_map.c, m_gm_bpref.c): a per-query geometric mean is the measure itself
+SUMMARY_ONLY = ("gm_map", "gm_bpref")
+
 # not a measure: the run's tag, printed once, on the 'all' line (m_runid.c)
 RUNID = "runid"
 
@@ -168,15 +172,16 @@ def _number(label, value, digits, z):
     return f"{value:6.{digits}f}"
 
 
-def trec_all(table):
-    """The 'all' value of each measure from per-query values: the counts summed, else the mean."""
-    from ..evaluation.core import _finish_table
+def trec_all(table, metrics):
+    """The 'all' value of each measure from per-query values, by its metric's rule.
 
-    means = _finish_table(table.copy(), False)
-    for label in table.columns:
-        if label in COUNTS:
-            means[label] = float(np.nansum(table[label].to_numpy(dtype=np.float64)))
-    return means
+    ``metrics`` names the registry's metric of each column, in order: the
+    counts are summed, ``gm_*`` geometric, the others the mean, as
+    :func:`recmetrics.evaluate` summarises them.
+    """
+    from ..evaluation.core import summarise_table
+
+    return summarise_table(table, metrics)
 
 
 def write_trec(table, means, per_user, digits, out, *, runid=None, z=False):
@@ -191,7 +196,8 @@ def write_trec(table, means, per_user, digits, out, *, runid=None, z=False):
     order = trec_order(list(means.index))
     means = means[order]
     if per_user:
-        table = table[[label for label in order if label in table.columns]]
+        shown = [label for label in order if label in table.columns]
+        table = table[[label for label in shown if label not in SUMMARY_ONLY]]
         for uid, row in table.iterrows():
             for label, value in row.items():
                 if not pd.isna(value):

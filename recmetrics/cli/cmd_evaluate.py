@@ -21,7 +21,9 @@ def _cmd_evaluate(args, out):
     n_queries = len(table)
     if zscores is not None:
         table = to_zscores(table, zscores)
-    means = trec_all(table) if per_user else table
+    # each measure's 'all' by its own rule (z-scores too, as trec_eval averages
+    # the converted per-query values with each measure's own function)
+    means = trec_all(table, [metric for _, metric in args.labelled]) if per_user else table
     if trec:
         if "num_q" in args.special:
             means = means.copy()

@@ -20,13 +20,15 @@ from .._docs import fill_doc
 from .._kernels import CHUNK_CELLS
 from .._validation import check_k
 from ..inputs.forms import input_form
+from ..metrics import _registry
+from ..metrics._aggregate import summarise
 from ..ranking.scores import _checked_sparse
 from ._call import read_call
 from ._lists import beyond_values, recommended_lists
 from ._rankings import Rankings
 from ._trec_options import TREC_OPTIONS
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "summarise_table"]
 
 
 @fill_doc
@@ -238,7 +240,12 @@ def evaluate(
     -------
     pandas.Series or pandas.DataFrame
         The means over users, a Series named ``'mean'`` indexed by the
-        metric names as given (NaN for a metric defined for no user); or,
+        metric names as given (NaN for a metric defined for no user), or
+        for the few metrics whose registry entry says otherwise
+        (``MetricSpec.aggregate``) trec_eval's summary: the sum of its counts
+        (``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``,
+        ``num_nonrel_judged_ret``) and the geometric mean of ``gm_map`` and
+        ``gm_bpref`` (:func:`~recmetrics.gm_map`); or,
         with ``per_user=True``, a DataFrame with one row per user (index
         ``user``) and one column per metric, NaN where ``no_relevant='skip'``
         left the user out.
@@ -336,7 +343,7 @@ def evaluate(
             raise TypeError(
                 f"{key}= applies only to beyond-accuracy metrics (novelty, ild, calibration, ...)"
             )
-    return _finish_table(_ranking_metrics(call), call.per_user)
+    return _finish_table(_ranking_metrics(call), call.per_user, _aggregates(call))
 
 
 def _ranking_metrics(call):
@@ -435,7 +442,7 @@ def _evaluate_with_beyond(call):
     if call.per_user:
         table.index.name = "user"
         return table
-    means = _finish_table(table, False)
+    means = _finish_table(table, False, _aggregates(call))
     return pd.Series(
         {name: scalars[name] if name in scalars else means[name] for name, _, _ in call.parsed},
         name="mean",
@@ -443,20 +450,51 @@ def _evaluate_with_beyond(call):
     )
 
 
-def _finish_table(table, per_user):
-    """Per-user table, or the means over users.
+def summarise_table(table, metrics):
+    """The summary row of a per-user table of :func:`evaluate`, each column by its metric's rule.
+
+    ``table`` holds one column per name of ``metrics`` (in order; the
+    columns may carry other labels, as the command line's trec_eval names);
+    each is summarised as :func:`evaluate` with ``per_user=False`` would
+    (the mean over the users not NaN, or the metric's ``aggregate``: the
+    sum of trec_eval's counts, the geometric mean of ``gm_map``).
+
+    Examples
+    --------
+    >>> table = evaluate([[1, 0], [0, 1]], [[0.9, 0.1], [0.9, 0.1]], ["map", "num_ret"],
+    ...                  per_user=True)
+    >>> summarise_table(table, ["map", "num_ret"]).tolist()
+    [0.75, 4.0]
+    """
+    names = list(metrics)
+    if len(names) != table.shape[1]:
+        raise ValueError(f"{len(names)} metric names for a table of {table.shape[1]} columns")
+    aggregates = {
+        col: _registry.parse_with_keywords(name)[0].aggregate
+        for col, name in zip(table.columns, names, strict=True)
+    }
+    return _finish_table(table.copy(deep=False), False, aggregates)
+
+
+def _aggregates(call):
+    """The summary rule of each requested metric, by its name as given (the registry's)."""
+    return {name: spec.aggregate for name, spec, _ in call.parsed}
+
+
+def _finish_table(table, per_user, aggregates=None):
+    """Per-user table, or the summaries over users (the mean, or the metric's ``aggregate``).
 
     A per-user value is NaN only where ``no_relevant='skip'`` left the user
-    out, so the means skip NaN.
+    out, so the summaries skip NaN.
     """
     table.index.name = "user"
     if per_user:
         return table
-    # the same summation as the metric functions (numpy's pairwise sum), so
-    # that evaluate and e.g. ndcg agree to the last bit
+    # the same summation as the metric functions (numpy's pairwise sum, in
+    # summarise), so that evaluate and e.g. ndcg agree to the last bit
+    aggregates = aggregates or {}
     values = {}
     for col in table.columns:
         v = table[col].to_numpy(dtype=np.float64)
-        v = v[~np.isnan(v)]
-        values[col] = float(np.mean(v)) if v.size else np.nan
+        values[col] = summarise(v[~np.isnan(v)], aggregates.get(col, "mean"))
     return pd.Series(values, name="mean", dtype=np.float64)
