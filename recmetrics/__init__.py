@@ -32,6 +32,7 @@ from .evaluation import compare_conventions, evaluate
 from .inputs.frames import from_frames
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .metrics import beyond
+from .metrics.cascade import err
 from .metrics.interpolated_precision import iprec_at_recall, precision_11pt
 from .metrics.judged import bpref, judged, unjudged
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
@@ -188,6 +189,8 @@ __all__ = [
     "relative_precision",
     "iprec_at_recall",
     "precision_11pt",
+    # cascade measures (ERR) and the C/W/L framework
+    "err",
     # beyond accuracy (the module recmetrics.beyond)
     "beyond",
     # consumers

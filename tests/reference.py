@@ -649,3 +649,24 @@ REFERENCE.update(
         "precision_11pt": Reference(precision_11pt),
     }
 )
+
+
+# --------------------------------------------------------------- cascade measures
+def err(gains, k=None, max_grade=4, rel_gains=None):
+    """ERR@k (Chapelle et al. 2009; gdeval.pl's sub err): sum_i R_i / i prod_{j<i} (1 - R_j).
+
+    R = (2^g - 1) / 2^max_grade for the grade g at a position (0 when not relevant).
+    """
+    total, reach = 0.0, 1.0
+    for i, g in enumerate(gains[: _cut(k, len(gains))], start=1):
+        sat = (2.0**g - 1.0) / 2.0**max_grade if g is not None and g > 0 else 0.0
+        total += reach * sat / i
+        reach *= 1.0 - sat
+    return total
+
+
+REFERENCE.update(
+    {
+        "err": Reference(err),
+    }
+)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from .._validation import check_k, check_probability
 from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
+from .cascade import err
 from .interpolated_precision import IPREC_AT_LEVEL, precision_11pt
 from .judged import bpref, judged, unjudged
 from .ndcg import cg, dcg, ndcg
@@ -222,6 +223,8 @@ REGISTRY: dict[str, MetricSpec] = {
             kind="list",
             needs=("history", "features"),
         ),
+        # cascade measures: ERR (ir_measures' ERR@k, gdeval's err@k)
+        MetricSpec("err", err, aliases=("expected_reciprocal_rank",)),
     )
 }
 

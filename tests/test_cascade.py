@@ -1,0 +1,109 @@
+"""ERR (gdeval's err@k, ir_measures' ERR@k) and the C/W/L measures (cwl_eval).
+
+* ERR against values printed by gdeval.pl (ir_measures/bin/gdeval.pl, version
+  1.2a) on a small qrels/run, and its exact expectation over tie orders against
+  a literal enumeration of every order, for large and small tie groups.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+import reference as ref
+
+import recmetrics as rm
+from recmetrics.metrics import _registry
+
+# gdeval.pl q2 r2 k (5 decimals), with the qrels and run below
+QRELS = [
+    (1, "a", 4),
+    (1, "b", 0),
+    (1, "c", 2),
+    (1, "e", 1),  # (1, d, -1): unjudged, left out as the CLI does
+    (2, "a", 3),
+    (2, "b", 3),
+    (2, "f", 1),
+    (3, "a", 0),
+]
+RUN = [
+    (1, "b", 9.0),
+    (1, "e", 8.0),
+    (1, "a", 7.0),
+    (1, "d", 6.0),
+    (1, "c", 5.0),
+    (2, "f", 3.0),
+    (2, "x", 2.0),
+    (2, "a", 1.0),
+    (2, "b", 0.5),
+    (3, "a", 1.0),
+]
+GDEVAL_ERR = {
+    1: {1: 0.0, 2: 0.06250},
+    3: {1: 0.32422, 2: 0.19922},
+    5: {1: 0.32642, 2: 0.25690},
+    20: {1: 0.32642, 2: 0.25690},
+}
+
+
+def _frames():
+    truth = pd.DataFrame(QRELS, columns=["user", "item", "rel"])
+    run = pd.DataFrame(RUN, columns=["user", "item", "score"])
+    return rm.from_frames(truth, run, relevance="rel")
+
+
+@pytest.mark.parametrize("k", sorted(GDEVAL_ERR))
+def test_err_matches_gdeval(k):
+    got = rm.err(_frames(), k=k, per_user=True)
+    assert np.isnan(got[3])  # gdeval prints no line for a topic without relevant documents
+    for topic, value in GDEVAL_ERR[k].items():
+        assert got[topic] == pytest.approx(value, abs=5e-6)
+
+
+def test_err_names():
+    assert _registry.parse_with_keywords("ERR@20")[:2] == (_registry.REGISTRY["err"], 20)
+    assert _registry.get("expected_reciprocal_rank").name == "err"
+
+
+def _enumerated(metric, y_true, y_score, k):
+    """The mean of ``metric`` over every order of the tied items of one row."""
+    n = len(y_true)
+    values = []
+    for perm in itertools.permutations(range(n)):
+        order = sorted(range(n), key=lambda j: (-y_score[j], perm[j]))
+        values.append(metric([y_true[j] for j in order], k=k))
+    return float(np.mean(values))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_err_expected_ties_by_enumeration(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        n = int(rng.integers(2, 8))
+        y_true = (rng.integers(0, 5, n) * (rng.random(n) < 0.6)).tolist()
+        y_score = rng.integers(0, 3, n).astype(float).tolist()
+        k = [None, 1, 2, 4][int(rng.integers(0, 4))]
+        want = _enumerated(ref.err, y_true, y_score, k)
+        got = rm.err([y_true], [y_score], k=k, no_relevant="zero")
+        assert got == pytest.approx(want, abs=1e-12), (y_true, y_score, k)
+
+
+def test_err_expected_large_tie_group():
+    """A tie group of 300 items with grades 0..4: the closed form against Monte Carlo."""
+    rng = np.random.default_rng(5)
+    grades = rng.integers(0, 5, 300) * (rng.random(300) < 0.1)
+    got = rm.err([grades.tolist()], [[1.0] * 300], k=20, no_relevant="zero")
+    # Monte Carlo over random orders agrees to its own error
+    sims = [ref.err(rng.permutation(grades).tolist(), k=20) for _ in range(4000)]
+    assert got == pytest.approx(np.mean(sims), abs=4 * np.std(sims) / np.sqrt(4000))
+
+
+def test_err_bad_max_grade():
+    with pytest.raises(ValueError, match="max_grade"):
+        rm.err([5, 0, 1])
+    with pytest.raises(TypeError, match="max_grade"):
+        rm.err([1, 0], max_grade="4")
+    with pytest.raises(ValueError, match="max_grade"):
+        rm.err([1, 0], max_grade=0)
