@@ -33,6 +33,7 @@ from .inputs.frames import from_frames
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .metrics import beyond
 from .metrics.cascade import err
+from .metrics.cwl import insq, inst
 from .metrics.interpolated_precision import iprec_at_recall, precision_11pt
 from .metrics.judged import bpref, judged, unjudged
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
@@ -191,6 +192,8 @@ __all__ = [
     "precision_11pt",
     # cascade measures (ERR) and the C/W/L framework
     "err",
+    "inst",
+    "insq",
     # beyond accuracy (the module recmetrics.beyond)
     "beyond",
     # consumers

@@ -670,3 +670,46 @@ REFERENCE.update(
         "err": Reference(err),
     }
 )
+
+
+# --------------------------------------------------------------- C/W/L measures
+# cwl_eval (cwl/ruler/measures/cwl_metrics.py): W_i = prod_{j<i} C_j / sum_l prod_{j<l} C_j
+# over max_depth positions (the gains padded with 0), EU = sum_i W_i g_i, with the gain
+# (clip(g, min_grade, max_grade) - min_grade) / (max_grade - min_grade).
+def _cwl_gains(gains, min_grade, max_grade, depth):
+    out = []
+    for g in list(gains)[:depth]:
+        g = 0.0 if g is None else min(max(g, min_grade), max_grade)
+        out.append((g - min_grade) / (max_grade - min_grade))
+    return out + [0.0] * (depth - len(out))
+
+
+def _cwl_eu(gains, cont):
+    """cont(i, g_i, gain_so_far) -> C_i (i 1-based); EU = sum W_i g_i."""
+    reach, total_reach, total, so_far = 1.0, 0.0, 0.0, 0.0
+    for i, g in enumerate(gains, start=1):
+        so_far += g
+        total += reach * g
+        total_reach += reach
+        reach *= cont(i, g, so_far)
+    return total / total_reach
+
+
+def inst(gains, T=1.0, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_inst.py: C_i = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T - gain so far."""
+    g = _cwl_gains(gains, min_grade, max_grade, max_depth)
+    return _cwl_eu(g, lambda i, gi, c: ((i + 2 * T - c - 1) / (i + 2 * T - c)) ** 2)
+
+
+def insq(gains, T=1.0, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_insq.py: C_i = ((i + 2T - 1) / (i + 2T))^2."""
+    g = _cwl_gains(gains, min_grade, max_grade, max_depth)
+    return _cwl_eu(g, lambda i, gi, c: ((i + 2 * T - 1) / (i + 2 * T)) ** 2)
+
+
+REFERENCE.update(
+    {
+        "inst": Reference(inst, monotone=False),
+        "insq": Reference(insq),
+    }
+)

@@ -107,3 +107,72 @@ def test_err_bad_max_grade():
         rm.err([1, 0], max_grade="4")
     with pytest.raises(ValueError, match="max_grade"):
         rm.err([1, 0], max_grade=0)
+
+
+# --------------------------------------------------------------------------
+# C/W/L measures: values printed by cwl_eval 1.0.12 (PyPI cwl-eval; the same
+# code as github.com/ireval/cwl at 4c3ea6f) for the gains 0, 0.5, 1, 0, 0.25
+# (grades 0, 2, 4, 0, 1 with max_grade=4), max_n = 1000 unless said
+GRADES = [0, 2, 4, 0, 1]
+CWL_EVAL = [
+    ("inst", {"T": 1.0}, 0.21995478392030027),
+    ("inst", {"T": 2.0}, 0.2139136262483997),
+    ("inst", {"T": 3.0}, 0.18148667843909666),
+    ("insq", {"T": 1.0}, 0.19411880140714646),
+    ("inst", {"T": 1.0, "max_depth": 3}, 0.26865671641791045),
+]
+
+
+@pytest.mark.parametrize("name, kw, want", CWL_EVAL)
+def test_cwl_matches_cwl_eval(name, kw, want):
+    got = getattr(rm, name)(GRADES, max_grade=4, **kw)
+    assert got == pytest.approx(want, abs=1e-12)
+    assert getattr(ref, name)(GRADES, max_grade=4, **kw) == pytest.approx(want, abs=1e-12)
+
+
+def test_cwl_ir_measures_names():
+    spec, k, kw = _registry.parse_with_keywords("INST(T=2, max_rel=3)")
+    assert (spec.name, k, kw) == ("inst", None, {"T": 2, "max_grade": 3})
+    assert _registry.parse_with_keywords("INSQ(max_rel=1, min_rel=0)")[2] == {
+        "max_grade": 1,
+        "min_grade": 0,
+    }
+
+
+@pytest.mark.parametrize("name", ["inst", "insq"])
+def test_cwl_expected_ties_by_enumeration(name):
+    rng = np.random.default_rng(11)
+    for _ in range(30):
+        n = int(rng.integers(2, 7))
+        y_true = (rng.integers(0, 4, n) * (rng.random(n) < 0.6)).tolist()
+        y_score = rng.integers(0, 3, n).astype(float).tolist()
+
+        def metric(gains, k=None):
+            return getattr(ref, name)(gains, max_grade=3)
+
+        want = _enumerated(metric, y_true, y_score, None)
+        got = getattr(rm, name)([y_true], [y_score], max_grade=3, no_relevant="zero")
+        assert got == pytest.approx(want, abs=1e-12), (y_true, y_score)
+
+
+def test_cwl_too_many_orders_raises():
+    y_true = [[1, 0] * 15]
+    with pytest.raises(ValueError, match="ties="):
+        rm.inst(y_true, [[0.0] * 30])
+    # INSQ is linear in the gains: exact for any tie group (mean gain 1/2 at each position)
+    assert rm.insq(y_true, [[0.0] * 30]) == pytest.approx(rm.insq([0.5] * 30), abs=1e-12)
+    # a deterministic policy
+    assert rm.inst(y_true, [[0.0] * 30], ties="optimistic") > rm.inst(
+        y_true, [[0.0] * 30], ties="pessimistic"
+    )
+
+
+def test_cwl_bad_keywords():
+    with pytest.raises(ValueError, match="max_grade"):
+        rm.inst([1, 0], min_grade=2, max_grade=1)
+    with pytest.raises(TypeError, match="T"):
+        rm.inst([1, 0], T="1")
+    with pytest.raises(ValueError, match="T"):
+        rm.insq([1, 0], T=0)
+    with pytest.raises((TypeError, ValueError), match="max_depth"):
+        rm.inst([1, 0], max_depth=0)

@@ -19,6 +19,7 @@ from .._validation import check_k, check_probability
 from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
 from .cascade import err
+from .cwl import insq, inst
 from .interpolated_precision import IPREC_AT_LEVEL, precision_11pt
 from .judged import bpref, judged, unjudged
 from .ndcg import cg, dcg, ndcg
@@ -225,6 +226,9 @@ REGISTRY: dict[str, MetricSpec] = {
         ),
         # cascade measures: ERR (ir_measures' ERR@k, gdeval's err@k)
         MetricSpec("err", err, aliases=("expected_reciprocal_rank",)),
+        # the C/W/L framework (cwl_eval; ir_measures' INST(T=1, max_rel=1), ...)
+        MetricSpec("inst", inst, takes_cutoff=False),
+        MetricSpec("insq", insq, takes_cutoff=False),
     )
 }
 
@@ -352,12 +356,22 @@ def _rbp_rel(value):
     return {"gain": "binary"}
 
 
+#: ir_measures' parameters of the C/W/L measures (ir_measures/measures/inst.py, ...).
+_CWL_PARAMS = {
+    "T": lambda v: {"T": v},
+    "min_rel": lambda v: {"min_grade": v},
+    "max_rel": lambda v: {"max_grade": v},
+}
+
+
 #: The ir_measures parameters read, per metric: parameter -> function of its
 #: value giving the metric's keywords (it raises ValueError for a value it
 #: cannot read). RBP's ``rel=1`` is binary relevance (cwl_eval's RBP).
 IR_MEASURES_PARAMS = {
     "rbp": {"p": lambda v: {"p": check_probability(v, "p")}, "rel": _rbp_rel},
     "rbp_residual": {"p": lambda v: {"p": check_probability(v, "p")}},
+    # the C/W/L measures of ir_measures' cwl_eval provider
+    **{name: dict(_CWL_PARAMS) for name in ("inst", "insq")},
 }
 
 
