@@ -34,6 +34,7 @@ from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, wr
 from .metrics import beyond
 from .metrics.cascade import err
 from .metrics.cwl import insq, inst
+from .metrics.cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11
 from .metrics.interpolated_precision import iprec_at_recall, precision_11pt
 from .metrics.judged import bpref, judged, unjudged
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
@@ -194,6 +195,11 @@ __all__ = [
     "err",
     "inst",
     "insq",
+    "nerr8",
+    "nerr9",
+    "nerr10",
+    "nerr11",
+    "bpm",
     # beyond accuracy (the module recmetrics.beyond)
     "beyond",
     # consumers

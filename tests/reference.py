@@ -713,3 +713,57 @@ REFERENCE.update(
         "insq": Reference(insq),
     }
 )
+
+
+def _nerr(gains, cont, min_grade, max_grade, max_depth):
+    g = _cwl_gains(gains, min_grade, max_grade, max_depth)
+    return _cwl_eu(g, cont)
+
+
+def nerr8(gains, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq8: C_i = 1 - g_i for i < k, 0 from position k on."""
+    k = math.inf if k is None else k
+    return _nerr(gains, lambda i, g, c: (1 - g) if i < k else 0.0, min_grade, max_grade, max_depth)
+
+
+def nerr9(gains, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq9: C_i = i / (i + 1) (1 - g_i) for i < k, 0 from position k on."""
+    k = math.inf if k is None else k
+
+    def cont(i, g, c):
+        return i / (i + 1) * (1 - g) if i < k else 0.0
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
+
+
+def nerr10(gains, p=0.9, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq10: C_i = p (1 - g_i)."""
+    return _nerr(gains, lambda i, g, c: p * (1 - g), min_grade, max_grade, max_depth)
+
+
+def nerr11(gains, T=1.0, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq11: C_i = ((i + 2T - 1) / (i + 2T))^2 (1 - g_i)."""
+
+    def cont(i, g, c):
+        return ((i + 2 * T - 1) / (i + 2 * T)) ** 2 * (1 - g)
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
+
+
+def bpm(gains, T=1.0, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_bpm.py BPMCWLMetric(T, K): C_i = 1 while the gain so far < T and i < K (cost 1)."""
+    k = math.inf if k is None else k
+    return _nerr(
+        gains, lambda i, g, c: 1.0 if (c < T and i < k) else 0.0, min_grade, max_grade, max_depth
+    )
+
+
+REFERENCE.update(
+    {
+        "nerr8": Reference(nerr8, monotone=False),
+        "nerr9": Reference(nerr9, monotone=False),
+        "nerr10": Reference(nerr10, monotone=False),
+        "nerr11": Reference(nerr11, monotone=False),
+        "bpm": Reference(bpm, monotone=False),
+    }
+)

@@ -120,6 +120,12 @@ CWL_EVAL = [
     ("inst", {"T": 3.0}, 0.18148667843909666),
     ("insq", {"T": 1.0}, 0.19411880140714646),
     ("inst", {"T": 1.0, "max_depth": 3}, 0.26865671641791045),
+    ("nerr8", {"k": 3}, 0.4),
+    ("nerr9", {"k": 4}, 0.25),
+    ("nerr10", {"p": 0.9}, 0.3709327548806942),
+    ("nerr11", {"T": 2.0}, 0.29116945107398573),
+    ("bpm", {"T": 1.0, "k": 10}, 0.5),
+    ("bpm", {"T": 2.0, "k": 3}, 0.5),
 ]
 
 
@@ -137,9 +143,18 @@ def test_cwl_ir_measures_names():
         "max_grade": 1,
         "min_grade": 0,
     }
+    spec, k, kw = _registry.parse_with_keywords("NERR8(max_rel=1)@10")
+    assert (spec.name, k, kw) == ("nerr8", 10, {"max_grade": 1})
+    assert _registry.parse_with_keywords("NERR10(p=0.8, max_rel=2)")[2] == {
+        "p": 0.8,
+        "max_grade": 2,
+    }
+    assert _registry.parse_with_keywords("NERR11(T=2, max_rel=1)")[2] == {"T": 2, "max_grade": 1}
+    spec, k, kw = _registry.parse_with_keywords("BPM(T=2, max_rel=4)@20")
+    assert (spec.name, k, kw) == ("bpm", 20, {"T": 2, "max_grade": 4})
 
 
-@pytest.mark.parametrize("name", ["inst", "insq"])
+@pytest.mark.parametrize("name", ["inst", "insq", "nerr8", "nerr9", "nerr10", "nerr11", "bpm"])
 def test_cwl_expected_ties_by_enumeration(name):
     rng = np.random.default_rng(11)
     for _ in range(30):
@@ -148,10 +163,10 @@ def test_cwl_expected_ties_by_enumeration(name):
         y_score = rng.integers(0, 3, n).astype(float).tolist()
 
         def metric(gains, k=None):
-            return getattr(ref, name)(gains, max_grade=3)
+            return getattr(ref, name)(gains, max_grade=3, max_depth=20)
 
         want = _enumerated(metric, y_true, y_score, None)
-        got = getattr(rm, name)([y_true], [y_score], max_grade=3, no_relevant="zero")
+        got = getattr(rm, name)([y_true], [y_score], max_grade=3, max_depth=20, no_relevant="zero")
         assert got == pytest.approx(want, abs=1e-12), (y_true, y_score)
 
 

@@ -20,6 +20,7 @@ from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
 from .cascade import err
 from .cwl import insq, inst
+from .cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11
 from .interpolated_precision import IPREC_AT_LEVEL, precision_11pt
 from .judged import bpref, judged, unjudged
 from .ndcg import cg, dcg, ndcg
@@ -229,6 +230,11 @@ REGISTRY: dict[str, MetricSpec] = {
         # the C/W/L framework (cwl_eval; ir_measures' INST(T=1, max_rel=1), ...)
         MetricSpec("inst", inst, takes_cutoff=False),
         MetricSpec("insq", insq, takes_cutoff=False),
+        MetricSpec("nerr8", nerr8),
+        MetricSpec("nerr9", nerr9),
+        MetricSpec("nerr10", nerr10, takes_cutoff=False),
+        MetricSpec("nerr11", nerr11, takes_cutoff=False),
+        MetricSpec("bpm", bpm),
     )
 }
 
@@ -371,7 +377,13 @@ IR_MEASURES_PARAMS = {
     "rbp": {"p": lambda v: {"p": check_probability(v, "p")}, "rel": _rbp_rel},
     "rbp_residual": {"p": lambda v: {"p": check_probability(v, "p")}},
     # the C/W/L measures of ir_measures' cwl_eval provider
-    **{name: dict(_CWL_PARAMS) for name in ("inst", "insq")},
+    **{name: dict(_CWL_PARAMS) for name in ("inst", "insq", "nerr11", "bpm")},
+    **{name: {k: _CWL_PARAMS[k] for k in ("min_rel", "max_rel")} for name in ("nerr8", "nerr9")},
+    "nerr10": {
+        "p": lambda v: {"p": check_probability(v, "p")},
+        "min_rel": _CWL_PARAMS["min_rel"],
+        "max_rel": _CWL_PARAMS["max_rel"],
+    },
 }
 
 

@@ -12,9 +12,9 @@ in ``C_i``; in the *adaptive* ones it depends on the gain read so far.
 
 * :func:`inst` (``INST``, Moffat et al. 2015) and :func:`insq` (``INSQ``,
   Moffat et al. 2012): a user who wants ``T`` units of gain;
-* :func:`nerr` (``NERR8``, ``NERR9``, ``NERR10``, ``NERR11``: Azzopardi et
-  al. 2021's C/W/L versions of ERR);
-* :func:`bpm` (``BPM``, the static Bejeweled Player Model of Zhang et al.
+* in :mod:`recmetrics.metrics.cwl_nerr`: ``nerr8`` .. ``nerr11``
+  (``NERR8`` .. ``NERR11``: Azzopardi et al. 2021's C/W/L versions of ERR)
+  and ``bpm`` (``BPM``, the static Bejeweled Player Model of Zhang et al.
   2017).
 
 The peer is ``cwl_eval`` (``cwl/ruler/measures/``, PyPI ``cwl-eval`` 1.0.12)
