@@ -191,3 +191,22 @@ def test_cwl_bad_keywords():
         rm.insq([1, 0], T=0)
     with pytest.raises((TypeError, ValueError), match="max_depth"):
         rm.inst([1, 0], max_depth=0)
+
+
+def test_err_expected_too_costly_raises():
+    y_true = [[1, 0] * 10_000]
+    with pytest.raises(ValueError, match="ties="):
+        rm.err(y_true, [[0.0] * 20_000])
+    assert rm.err(y_true, [[0.0] * 20_000], k=20) > 0  # a cutoff keeps it small
+
+
+@pytest.mark.parametrize("name", ["inst", "nerr10", "bpm"])
+def test_cwl_expected_ties_full_depth(name):
+    """At cwl_eval's 1000 positions: the orders only change the head of the ranking."""
+    y_true, y_score = [3, 0, 1, 2, 0], [1.0, 1.0, 0.5, 0.5, 0.5]
+
+    def metric(gains, k=None):
+        return getattr(ref, name)(gains, max_grade=3)
+
+    want = _enumerated(metric, y_true, y_score, None)
+    assert getattr(rm, name)([y_true], [y_score], max_grade=3) == pytest.approx(want, abs=1e-12)

@@ -36,6 +36,7 @@ ERR_MAX_GRADE = 4
 # relevant costs about (cutoff positions) x (n_rel + 1) floats: beyond this
 # the function raises instead of approximating.
 _MAX_TIE_WORK = 50_000_000
+_BLOCK = 4_000_000  # floats of one block of tie groups computed together
 
 
 def _check_max_grade(max_grade):
@@ -50,22 +51,23 @@ def _check_max_grade(max_grade):
     return value
 
 
-def _subset_means(x):
-    """``m[s]``: the mean of ``prod_{i in S} x_i`` over the subsets ``S`` of size ``s``.
+def _subset_means(x, n_rel):
+    """``m[g, s]``: the mean of ``prod_{i in S} x[g, i]`` over the ``s``-subsets ``S`` of row g.
 
-    ``m[s] = e_s(x) / C(n, s)`` with ``e_s`` the elementary symmetric
+    Group ``g`` holds ``x[g, :n_rel[g]]`` (the rest is padding). ``m[g, s] =
+    e_s(x_g) / C(n_rel[g], s)`` with ``e_s`` the elementary symmetric
     polynomial, built one item at a time as a convex combination (adding
-    item ``i``: a subset of size ``s`` of the first ``i`` items holds it with
+    item ``i``: an ``s``-subset of the first ``i`` items holds it with
     probability ``s / i``), so that no binomial coefficient overflows.
     """
-    x = np.asarray(x, dtype=np.float64)
-    if np.all(x == x[0]):
-        return np.power(x[0], np.arange(x.shape[0] + 1, dtype=np.float64))
-    m = np.zeros(x.shape[0] + 1)
-    m[0] = 1.0
-    for i, xi in enumerate(x, start=1):
-        s = np.arange(1, i + 1, dtype=np.float64)
-        m[1 : i + 1] = (1.0 - s / i) * m[1 : i + 1] + (s / i) * xi * m[0:i]
+    n_groups, width = x.shape
+    m = np.zeros((n_groups, width + 1))
+    m[:, 0] = 1.0
+    for i in range(1, width + 1):
+        s = np.arange(1, i + 1, dtype=np.float64) / i
+        new = (1.0 - s) * m[:, 1 : i + 1] + s * x[:, i - 1 : i] * m[:, 0:i]
+        active = n_rel >= i
+        m[active, 1 : i + 1] = new[active]
     return m
 
 
@@ -78,31 +80,62 @@ def _log_comb(n, k):
     return np.where(ok, out, -np.inf)
 
 
-def _group_stop(x, size, start, m):
-    """``E[sum_{j=1}^{m} R_(j) / (start + j) prod_{l<j} x_(l)]`` over the orders of one tie group.
+def _groups_stop(x, n_rel, size, start, m):
+    """``E[sum_{j=1}^{m} R_(j) / (start + j) prod_{l<j} x_(l)]`` over the orders of tie groups.
 
-    The group has ``size`` items: the relevant ones with ``x = 1 - R`` and
-    ``size - len(x)`` non-relevant ones (``x = 1``); ``(j)`` is the item
-    at its ``j``-th position. With ``Q_t = prod_{l <= t} x_(l)``,
-    ``R_(j) prod_{l<j} x_(l) = Q_{j-1} - Q_j``, and ``E[Q_t]`` is the mean
-    of the product over a uniform random ``t``-subset of the group: a
-    hypergeometric number ``s`` of relevant items, each ``s``-subset of them
-    equally likely (:func:`_subset_means`).
+    One row per group: ``size`` items, the relevant ones with ``x = 1 - R``
+    (``x[g, :n_rel[g]]``) and ``size - n_rel`` non-relevant ones
+    (``x = 1``); ``(j)`` is the item at its ``j``-th position and ``m``
+    the number of its positions within the cutoff. With
+    ``Q_t = prod_{l <= t} x_(l)``, ``R_(j) prod_{l<j} x_(l) = Q_{j-1} - Q_j``,
+    and ``E[Q_t]`` is the mean of the product over a uniform random
+    ``t``-subset of the group: a hypergeometric number ``s`` of relevant
+    items, each ``s``-subset of them equally likely (:func:`_subset_means`).
     """
-    n_rel = x.shape[0]
-    if (m + 1) * (n_rel + 1) > _MAX_TIE_WORK:
+    means = _subset_means(x, n_rel)
+    t = np.arange(int(m.max()) + 1, dtype=np.float64)[None, :, None]
+    s = np.arange(x.shape[1] + 1, dtype=np.float64)[None, None, :]
+    nr, sz = n_rel[:, None, None], size[:, None, None]
+    t = np.minimum(t, sz)  # t beyond a group's m is not used; keep C(size, t) defined
+    log_h = _log_comb(nr, s) + _log_comb(sz - nr, t - s) - _log_comb(sz, t)
+    q = np.einsum("gts,gs->gt", np.exp(log_h), means)  # q[g, t] = E[Q_t], t = 0 .. max m
+    j = np.arange(1, q.shape[1], dtype=np.float64)[None, :]
+    terms = (q[:, :-1] - q[:, 1:]) / (start[:, None] + j)
+    return np.sum(np.where(j <= m[:, None], terms, 0.0), axis=1)
+
+
+def _tied_contributions(x, first, ends, size, start, m):
+    """:func:`_groups_stop` for the tie groups starting at entries ``first``, in blocks."""
+    n_rel = ends - first
+    work = (m + 1.0) * (n_rel + 1.0)
+    if np.any(work > _MAX_TIE_WORK):
+        g = int(np.argmax(work))
         raise ValueError(
-            f"ties='expected': the exact expectation of ERR over a tie group of {int(size)} "
-            f"items with {n_rel} relevant ones, {m} of its positions within the cutoff, is too "
-            "costly; pass ties='optimistic', 'pessimistic' or 'trec_eval', or a cutoff k"
+            f"ties='expected': the exact expectation of ERR over a tie group of "
+            f"{int(size[g])} items with {int(n_rel[g])} relevant ones, {int(m[g])} of its "
+            "positions within the cutoff, is too costly; pass ties='optimistic', "
+            "'pessimistic' or 'trec_eval', or a cutoff k"
         )
-    means = _subset_means(x)
-    t = np.arange(m + 1, dtype=np.float64)[:, None]
-    s = np.arange(n_rel + 1, dtype=np.float64)[None, :]
-    log_h = _log_comb(n_rel, s) + _log_comb(size - n_rel, t - s) - _log_comb(size, t)
-    q = np.exp(log_h) @ means  # q[t] = E[Q_t], t = 0 .. m
-    j = np.arange(1, m + 1, dtype=np.float64)
-    return float(np.sum((q[:-1] - q[1:]) / (start + j)))
+    out = np.empty(first.shape[0])
+    order = np.lexsort((n_rel, m))  # similar groups in one block: little padding
+    lo = 0
+    while lo < order.shape[0]:
+        hi = lo + 1
+        while (
+            hi < order.shape[0]
+            and (hi + 1 - lo) * (m[order[hi]] + 1) * (n_rel[order[lo : hi + 1]].max() + 1) <= _BLOCK
+        ):
+            hi += 1
+        block = order[lo:hi]
+        width = int(n_rel[block].max())
+        pad = np.ones((block.shape[0], width))
+        cols = np.arange(width)[None, :]
+        idx = first[block][:, None] + cols
+        inside = cols < n_rel[block][:, None]
+        pad[inside] = x[idx[inside]]
+        out[block] = _groups_stop(pad, n_rel[block], size[block], start[block], m[block])
+        lo = hi
+    return out
 
 
 def _err_values(r, k, max_grade):
@@ -124,10 +157,12 @@ def _err_values(r, k, max_grade):
     single = (size == 1) & (hi > lo)
     contrib[single] = sat[single] / (start[single] + 1.0)
     tied = np.flatnonzero(first & (size > 1) & (hi > lo))
-    ends = np.append(np.flatnonzero(first)[1:], user.shape[0])
-    for g in tied:
-        end = ends[np.searchsorted(ends, g, side="right")]
-        contrib[g] = _group_stop(1.0 - sat[g:end], size[g], start[g], int(hi[g] - lo[g]))
+    if tied.shape[0]:
+        ends = np.append(np.flatnonzero(first)[1:], user.shape[0])
+        end = ends[np.searchsorted(ends, tied, side="right")]
+        contrib[tied] = _tied_contributions(
+            1.0 - sat, tied, end, size[tied], start[tied], (hi - lo)[tied].astype(np.float64)
+        )
     return np.bincount(user, weights=reach * contrib, minlength=r.n_users)
 
 
@@ -169,7 +204,9 @@ def err(
     without a relevant item are left out (``no_relevant='skip'``), and a
     run's ties are broken by document id, descending (our
     ``ties='trec_eval'``). gdeval prints 5 decimals. trec_eval and ranx
-    have no ERR.
+    have no ERR. RankLib's ``ERRScorer`` also fixes ``g_max = 4``; a tool
+    that takes ``g_max`` from the data (the largest grade of the
+    judgments) is reproduced by passing that grade as ``max_grade``.
 
     Under ``ties='expected'`` the value is the exact expectation over the
     orders of tied items, although ERR is not linear in the positions.

@@ -24,7 +24,11 @@ as ir_measures' ``cwl_eval`` provider calls it
 ``min_grade`` and ``max_grade``), every item costs 1, unjudged items have
 gain 0 (cwl_eval's lower bound), and the vector of gains is cut or padded
 with zeros to ``max_n = 1000`` positions (cwl_eval's ``--max_depth``: our
-``max_depth``), over which ``W`` is normalised.
+``max_depth``), over which ``W`` is normalised. Both score a topic without
+relevant documents 0 (our ``no_relevant='zero'``; the default ``'skip'``
+leaves such users out of the mean), and ir_measures orders a run by
+decreasing score, tied documents in the order of the run file (cwl_eval
+itself reads the run file's order and ignores the scores).
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ CWL_MAX_DEPTH = 1000
 # raises instead of approximating.
 _MAX_ORDERS = 20_000
 _CHUNK = 2048  # users per block of the dense gain matrix
+_ROWS = 2_000_000  # floats per block of the orders of one user's tie groups
 
 
 def _real(x, name, *, positive=False):
@@ -141,21 +146,28 @@ def _static_rows(r, gain, depth):
 
 
 def _arrangements(values):
-    """Every distinct order of the multiset ``values`` (rows of an array)."""
+    """Every distinct order of the multiset ``values`` (rows of an array).
+
+    The positions of the rarer values are chosen first; the most frequent
+    value fills the rest.
+    """
     vals, counts = np.unique(values, return_counts=True)
+    order = np.argsort(counts, kind="stable")
+    vals, counts = vals[order], counts[order]
     n = len(values)
-    rows = []
-
-    def fill(free, v, row):
-        if v == len(vals) - 1:
-            row[list(free)] = vals[v]
-            rows.append(row.copy())
-            return
-        for chosen in itertools.combinations(free, counts[v]):
-            row[list(chosen)] = vals[v]
-            fill([s for s in free if s not in chosen], v + 1, row)
-
-    fill(list(range(n)), 0, np.zeros(n))
+    rows = [np.full(n, vals[-1])]
+    free = [np.ones(n, dtype=bool)]
+    for v, c in zip(vals[:-1], counts[:-1], strict=True):
+        new_rows, new_free = [], []
+        for row, f in zip(rows, free, strict=True):
+            slots = np.flatnonzero(f)
+            for chosen in itertools.combinations(slots, int(c)):
+                r, g = row.copy(), f.copy()
+                r[list(chosen)] = v
+                g[list(chosen)] = False
+                new_rows.append(r)
+                new_free.append(g)
+        rows, free = new_rows, new_free
     return np.array(rows)
 
 
@@ -167,41 +179,61 @@ def _n_orders(values):
     return out
 
 
+def _tie_layout(r, gain, depth):
+    """The fixed gains ``(user, position, gain)`` and the tie groups whose order matters.
+
+    A tie group of equal gains (all relevant with one gain, or all of gain 0)
+    has one order and is placed; the others (``{user: [(start, gains)]}``,
+    the gains of all the group's items, 0 for the non-relevant ones) are
+    averaged over their distinct orders.
+    """
+    start = r.start
+    inside = np.isfinite(start) & (start < depth)
+    single = inside & (r.size == 1)
+    fixed = [r.user[single], start[single].astype(np.int64), gain[single]]
+    mixed = {}
+    tied = np.flatnonzero(inside & (r.size > 1))
+    if tied.shape[0]:
+        tied = tied[np.lexsort((start[tied], r.user[tied]))]
+        u, s, g = r.user[tied], start[tied].astype(np.int64), gain[tied]
+        new = np.ones(tied.shape[0], dtype=bool)
+        new[1:] = (u[1:] != u[:-1]) | (s[1:] != s[:-1])
+        heads = np.flatnonzero(new)
+        gid = np.cumsum(new) - 1
+        n_in = np.diff(np.append(heads, tied.shape[0]))
+        size = r.size[tied][heads].astype(np.int64)
+        gmin, gmax = np.minimum.reduceat(g, heads), np.maximum.reduceat(g, heads)
+        equal = (gmin == gmax) & ((n_in == size) | (gmax == 0))
+        pos = s + np.arange(tied.shape[0]) - heads[gid]
+        keep = equal[gid] & (gmax[gid] > 0) & (pos < depth)
+        fixed = [np.concatenate([f, x[keep]]) for f, x in zip(fixed, (u, pos, g), strict=True)]
+        for h in np.flatnonzero(~equal):
+            i = heads[h]
+            values = np.concatenate([g[i : i + n_in[h]], np.zeros(size[h] - n_in[h])])
+            mixed.setdefault(int(u[i]), []).append((int(s[i]), values))
+    return fixed, mixed
+
+
 def _adaptive_values(r, gain, depth, c_of, what):
     """Per user: EU, the mean over the distinct orders of the tie groups that mix gains."""
-    start = np.where(np.isfinite(r.start), r.start, np.inf)
-    inside = start < depth
-    single = inside & (r.size == 1)
-    # tie groups whose order matters: some position inside, not all gains equal
-    tied = np.flatnonzero(inside & (r.size > 1))
-    groups = {}
-    for e in tied:
-        groups.setdefault((int(r.user[e]), start[e]), []).append(e)
-    mixed, placed = {}, []
-    for (u, s), entries in groups.items():
-        g = gain[entries]
-        size = int(r.size[entries[0]])
-        values = np.concatenate([g, np.zeros(size - len(entries))])
-        if np.all(values == values[0]):
-            placed += [(u, int(s) + j, v) for j, v in enumerate(values[: depth - int(s)])]
-        else:
-            mixed.setdefault(u, []).append((int(s), values))
+    (fu, fp, fg), mixed = _tie_layout(r, gain, depth)
+    mixed_users = np.array(sorted(mixed), dtype=np.int64)
     out = np.empty(r.n_users)
     for lo in range(0, r.n_users, _CHUNK):
         hi = min(lo + _CHUNK, r.n_users)
         G = np.zeros((hi - lo, depth))
-        sel = single & (r.user >= lo) & (r.user < hi)
-        G[r.user[sel] - lo, start[sel].astype(np.int64)] = gain[sel]
-        for u, pos, v in placed:
-            if lo <= u < hi:
-                G[u - lo, pos] = v
+        sel = (fu >= lo) & (fu < hi)
+        G[fu[sel] - lo, fp[sel]] = fg[sel]
         out[lo:hi] = _expected_utility(G, c_of(G))
-        for u in (u for u in mixed if lo <= u < hi):
-            out[u] = _mean_over_orders(G[u - lo], mixed[u], depth, c_of, what, u)
+        users = mixed_users[(mixed_users >= lo) & (mixed_users < hi)]
+        if users.shape[0]:
+            groups_of = [mixed[u] for u in users]
+            out[users] = _mean_over_orders(G[users - lo], groups_of, users, c_of, what)
     return out
 
 
-def _mean_over_orders(row, groups, depth, c_of, what, u):
+def _orders_of(row, groups, width, what, u):
+    """Blocks of gain rows: ``row[:width]`` with every distinct order of the tie groups."""
     n = 1
     for _, values in groups:
         n *= _n_orders(values)
@@ -213,12 +245,64 @@ def _mean_over_orders(row, groups, depth, c_of, what, u):
             "ties='optimistic', 'pessimistic' or 'trec_eval'"
         )
     orders = [_arrangements(values) for _, values in groups]
-    index = np.meshgrid(*[np.arange(len(a)) for a in orders], indexing="ij")
-    G = np.tile(row, (n, 1))
-    for (s, _), a, idx in zip(groups, orders, index, strict=True):
-        m = min(a.shape[1], depth - s)
-        G[:, s : s + m] = a[idx.ravel(), :m]
-    return float(np.mean(_expected_utility(G, c_of(G))))
+    index = [i.ravel() for i in np.meshgrid(*[np.arange(len(a)) for a in orders], indexing="ij")]
+    step = max(1, _ROWS // width)
+    for lo in range(0, n, step):
+        G = np.tile(row[:width], (min(step, n - lo), 1))
+        for (s, _), a, idx in zip(groups, orders, index, strict=True):
+            m = min(a.shape[1], width - s)
+            G[:, s : s + m] = a[idx[lo : lo + step], :m]
+        yield G
+
+
+def _mean_over_orders(base, groups_of, users, c_of, what):
+    """Per user: the mean EU over the orders of its tie groups, in blocks of rows.
+
+    Only the first ``width`` positions can change with the order: beyond the
+    last position a tie group or a fixed gain reaches, every order has read
+    the same total gain, so the continuation there (and the sum of the
+    probabilities of reaching those positions, ``tail``, relative to the
+    first of them) is the same for every order and is computed once per user.
+    """
+    depth = base.shape[1]
+    width = max(s + len(v) for groups in groups_of for s, v in groups)
+    nonzero = np.flatnonzero(np.any(base > 0, axis=0))
+    width = min(depth, max(width, int(nonzero[-1]) + 1 if nonzero.shape[0] else 0))
+    full = base.copy()  # one order of each user: the total gain is that of every order
+    for i, groups in enumerate(groups_of):
+        for s, values in groups:
+            m = min(len(values), depth - s)
+            full[i, s : s + m] = values[:m]
+    # tail = sum_{i=width+1}^{depth} prod_{j=width+1}^{i-1} C_j (0 when width = depth)
+    tail = np.ones((len(users), depth - width))
+    if depth - width > 1:
+        np.cumprod(c_of(full)[:, width:-1], axis=1, out=tail[:, 1:])
+    tail = tail.sum(axis=1)
+    sums, counts = np.zeros(len(users)), np.zeros(len(users))
+    block, owner, size = [], [], 0
+
+    def flush():
+        G = np.concatenate(block)
+        rows = np.concatenate(owner)
+        C = c_of(G)
+        reach = np.ones_like(G)
+        np.cumprod(C[:, :-1], axis=1, out=reach[:, 1:])
+        beyond = reach[:, -1] * C[:, -1] * tail[rows]
+        eu = np.sum(reach * G, axis=1) / (np.sum(reach, axis=1) + beyond)
+        np.add.at(sums, rows, eu)
+
+    for i, (row, groups, u) in enumerate(zip(base, groups_of, users, strict=True)):
+        for G in _orders_of(row, groups, width, what, int(u)):
+            block.append(G)
+            owner.append(np.full(G.shape[0], i))
+            counts[i] += G.shape[0]
+            size += G.size
+            if size >= _ROWS:
+                flush()
+                block, owner, size = [], [], 0
+    if block:
+        flush()
+    return sums / counts
 
 
 def cwl_measure(r, single, k, *, grades, max_depth, no_relevant, per_user, c_of, what):
