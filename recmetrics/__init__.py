@@ -34,7 +34,7 @@ from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, wr
 from .metrics import beyond
 from .metrics.cascade import err
 from .metrics.cwl import insq, inst
-from .metrics.cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11
+from .metrics.cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11, sdcg
 from .metrics.interpolated_precision import iprec_at_recall, precision_11pt
 from .metrics.judged import bpref, judged, unjudged
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
@@ -200,6 +200,7 @@ __all__ = [
     "nerr10",
     "nerr11",
     "bpm",
+    "sdcg",
     # beyond accuracy (the module recmetrics.beyond)
     "beyond",
     # consumers

@@ -767,3 +767,20 @@ REFERENCE.update(
         "bpm": Reference(bpm, monotone=False),
     }
 )
+
+
+def sdcg(gains, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_dcg.py NDCGCWLMetric(k): C_i = log2(i + 1) / log2(i + 2) for i < k, 0 from k on."""
+    k = math.inf if k is None else k
+
+    def cont(i, g, c):
+        return math.log2(i + 1) / math.log2(i + 2) if i < k else 0.0
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
+
+
+REFERENCE.update(
+    {
+        "sdcg": Reference(sdcg),
+    }
+)

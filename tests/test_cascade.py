@@ -126,6 +126,8 @@ CWL_EVAL = [
     ("nerr11", {"T": 2.0}, 0.29116945107398573),
     ("bpm", {"T": 1.0, "k": 10}, 0.5),
     ("bpm", {"T": 2.0, "k": 3}, 0.5),
+    ("sdcg", {"k": 3}, 0.38268031849431094),
+    ("sdcg", {"k": 10}, 0.2007628844962226),
 ]
 
 
@@ -150,11 +152,15 @@ def test_cwl_ir_measures_names():
         "max_grade": 2,
     }
     assert _registry.parse_with_keywords("NERR11(T=2, max_rel=1)")[2] == {"T": 2, "max_grade": 1}
+    spec, k, kw = _registry.parse_with_keywords("SDCG(dcg='log2', max_rel=2)@5")
+    assert (spec.name, k, kw) == ("sdcg", 5, {"max_grade": 2})
     spec, k, kw = _registry.parse_with_keywords("BPM(T=2, max_rel=4)@20")
     assert (spec.name, k, kw) == ("bpm", 20, {"T": 2, "max_grade": 4})
 
 
-@pytest.mark.parametrize("name", ["inst", "insq", "nerr8", "nerr9", "nerr10", "nerr11", "bpm"])
+@pytest.mark.parametrize(
+    "name", ["inst", "insq", "nerr8", "nerr9", "nerr10", "nerr11", "bpm", "sdcg"]
+)
 def test_cwl_expected_ties_by_enumeration(name):
     rng = np.random.default_rng(11)
     for _ in range(30):

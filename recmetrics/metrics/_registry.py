@@ -20,7 +20,7 @@ from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
 from .cascade import err
 from .cwl import insq, inst
-from .cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11
+from .cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11, sdcg
 from .interpolated_precision import IPREC_AT_LEVEL, precision_11pt
 from .judged import bpref, judged, unjudged
 from .ndcg import cg, dcg, ndcg
@@ -235,6 +235,7 @@ REGISTRY: dict[str, MetricSpec] = {
         MetricSpec("nerr10", nerr10, takes_cutoff=False),
         MetricSpec("nerr11", nerr11, takes_cutoff=False),
         MetricSpec("bpm", bpm),
+        MetricSpec("sdcg", sdcg, aliases=("scaled_dcg",)),
     )
 }
 
@@ -370,6 +371,13 @@ _CWL_PARAMS = {
 }
 
 
+def _sdcg_dcg(value):
+    """ir_measures' SDCG(dcg='log2'), its only choice."""
+    if value != "log2":
+        raise ValueError("only dcg='log2' is defined")
+    return {}
+
+
 #: The ir_measures parameters read, per metric: parameter -> function of its
 #: value giving the metric's keywords (it raises ValueError for a value it
 #: cannot read). RBP's ``rel=1`` is binary relevance (cwl_eval's RBP).
@@ -379,6 +387,11 @@ IR_MEASURES_PARAMS = {
     # the C/W/L measures of ir_measures' cwl_eval provider
     **{name: dict(_CWL_PARAMS) for name in ("inst", "insq", "nerr11", "bpm")},
     **{name: {k: _CWL_PARAMS[k] for k in ("min_rel", "max_rel")} for name in ("nerr8", "nerr9")},
+    "sdcg": {
+        "dcg": _sdcg_dcg,
+        "min_rel": _CWL_PARAMS["min_rel"],
+        "max_rel": _CWL_PARAMS["max_rel"],
+    },
     "nerr10": {
         "p": lambda v: {"p": check_probability(v, "p")},
         "min_rel": _CWL_PARAMS["min_rel"],

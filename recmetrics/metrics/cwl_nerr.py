@@ -1,4 +1,4 @@
-"""C/W/L measures cut by the gain: NERR (Azzopardi et al., 2021) and BPM (Zhang et al., 2017).
+"""cwl_eval's other C/W/L measures: NERR (Azzopardi et al., 2021), BPM (Zhang et al., 2017), SDCG.
 
 The machinery (weights, gains, ties) is that of :mod:`recmetrics.metrics.cwl`.
 
@@ -7,16 +7,20 @@ The machinery (weights, gains, ties) is that of :mod:`recmetrics.metrics.cwl`.
   ir_measures' ``NERR8@k`` .. ``NERR11``: C/W/L measures whose continuation
   ``1 - g_i`` is ERR's, so that they come close to ERR;
 * :func:`bpm`: cwl_eval's static Bejeweled Player Model ``BPMCWLMetric``
-  (``cwl/ruler/measures/cwl_bpm.py``), ir_measures' ``BPM(T=1)@k``.
+  (``cwl/ruler/measures/cwl_bpm.py``), ir_measures' ``BPM(T=1)@k``;
+* :func:`sdcg`: cwl_eval's ``NDCGCWLMetric`` (``cwl/ruler/measures/cwl_dcg.py``),
+  ir_measures' ``SDCG@k``: DCG scaled by the DCG of ``k`` items of gain 1.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._validation import check_probability
-from .cwl import CWL_MAX_DEPTH, _c_bpm, _c_nerr, _real, cwl_doc, cwl_measure
+from .cwl import CWL_MAX_DEPTH, _c_bpm, _c_nerr, _positions, _real, cwl_doc, cwl_measure
 from .topn._common import _rank
 
-__all__ = ["nerr8", "nerr9", "nerr10", "nerr11", "bpm"]
+__all__ = ["nerr8", "nerr9", "nerr10", "nerr11", "bpm", "sdcg"]
 
 _COMMON = """
     Parameters
@@ -332,4 +336,67 @@ def bpm(
         per_user,
         lambda G: _c_bpm(G, T, k),
         "BPM",
+    )
+
+
+@_doc(
+    """k : int, optional
+        The cutoff (cwl_eval's ``k``, ir_measures' required ``@k``);
+        ``None``: the ``max_depth`` positions.""",
+    """
+    Examples
+    --------
+    >>> round(sdcg([0, 1, 1], k=3), 6), round(sdcg([1, 0, 0, 0], k=4), 6)
+    (0.530721, 0.39038)
+
+    Ties: INSQ-like, a tie group holds its mean gain at each position.
+
+    >>> sdcg([[1, 0]], [[0.5, 0.5]], k=2) == sdcg([0.5, 0.5], k=2)
+    True
+    """,
+)
+def sdcg(
+    a=None,
+    b=None,
+    *,
+    k=None,
+    min_grade=0.0,
+    max_grade=1.0,
+    max_depth=CWL_MAX_DEPTH,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
+    """Scaled DCG, cwl_eval's ``NDCG-k``: DCG@k over the DCG of ``k`` items of gain 1.
+
+    .. math:: C_i = \\frac{\\log_2 (i + 1)}{\\log_2 (i + 2)} \\;(i < k), \\quad
+              C_i = 0 \\;(i \\ge k), \\qquad
+              \\mathrm{SDCG}@k = \\frac{\\sum_{i=1}^{k} g_i / \\log_2(i + 1)}
+              {\\sum_{i=1}^{k} 1 / \\log_2(i + 1)}
+
+    per user, averaged over users, with the gains in [0, 1]: the
+    probability of reaching position ``i`` is ``1 / log2(i + 1)``, so
+    ``W_i`` is DCG's discount normalised over ``k`` positions
+    (:mod:`recmetrics.metrics.cwl`). Unlike NDCG it does not depend on the
+    user's relevant items, only on the ranking (ir_measures: "nDCG, but
+    assuming there are at least cutoff relevant documents"); for binary
+    relevance it is :func:`recmetrics.ndcg` with ``idcg='k'`` when the user
+    has at most ``k`` relevant items. ``C_i`` does not read the gains, so
+    under ``ties='expected'`` the value is exact in closed form. cwl_eval:
+    ``NDCGCWLMetric(k)`` (printed as ``NDCG-k@5`` and ``NDCG-k@10`` in its
+    default list); ir_measures: ``SDCG(max_rel=...)@k``.
+    """
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+
+    def c_of(G):
+        i = _positions(G.shape[1])
+        c = np.log2(i + 1.0) / np.log2(i + 2.0)
+        return c if k is None else np.where(i < k, c, 0.0)
+
+    c_of.static = True
+    return _run(
+        r, single, k, (min_grade, max_grade), max_depth, no_relevant, per_user, c_of, "SDCG"
     )
