@@ -750,12 +750,31 @@ def nerr11(gains, T=1.0, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains
     return _nerr(gains, cont, min_grade, max_grade, max_depth)
 
 
-def bpm(gains, T=1.0, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
-    """cwl_bpm.py BPMCWLMetric(T, K): C_i = 1 while the gain so far < T and i < K (cost 1)."""
+def bpm(
+    gains,
+    T=1.0,
+    k=None,
+    hb=None,
+    gain_med=0.5,
+    min_grade=0.0,
+    max_grade=1.0,
+    max_depth=1000,
+    rel_gains=None,
+):
+    """cwl_bpm.py BPMCWLMetric(T, K): C_i = 1 while the gain so far < T and i < K (cost 1).
+
+    With hb (BPMDCWLMetric): T grows by hb (g_i - gain_med) after each item read.
+    """
     k = math.inf if k is None else k
-    return _nerr(
-        gains, lambda i, g, c: 1.0 if (c < T and i < k) else 0.0, min_grade, max_grade, max_depth
-    )
+    target = [T]
+
+    def cont(i, g, c):
+        go = c < target[0] and i < k
+        if hb is not None:
+            target[0] += hb * (g - gain_med)
+        return 1.0 if go else 0.0
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
 
 
 REFERENCE.update(

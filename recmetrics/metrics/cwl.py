@@ -112,9 +112,12 @@ def _c_nerr(G, equation, k, p, T):
     return c
 
 
-def _c_bpm(G, T, k):
+def _c_bpm(G, T, k, hb=None, gain_med=0.5):
     i = _positions(G.shape[1])
-    go = np.cumsum(G, axis=1) < T  # cwl_bpm.py: gain constraint c_gain[i] < T
+    so_far = np.cumsum(G, axis=1)
+    if hb is not None:  # BPMDCWLMetric: T += hb (g_j - gain_med) after each item j read
+        T = T + hb * (so_far - G - (i - 1.0) * gain_med)
+    go = np.logical_and.accumulate(so_far < T, axis=1)  # cwl_bpm.py: while c_gain[i] < T
     if k is not None:
         go &= i < k  # cost constraint c_cost[i] < K, every cost 1
     return go.astype(np.float64)

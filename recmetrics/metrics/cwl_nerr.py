@@ -286,12 +286,26 @@ def nerr11(
     k : int, optional
         The number of items the user is willing to read (Zhang et al.'s
         ``E_c``, cwl_eval's ``K`` with every cost 1, ir_measures' required
-        ``@k``); ``None``: only ``max_depth`` cuts.""",
+        ``@k``); ``None``: only ``max_depth`` cuts.
+    hb : float, optional
+        ``None`` (default): the static model. A number: cwl_eval's dynamic
+        model ``BPMDCWLMetric(T, K, hb, hc, gain_med)``, in which ``T``
+        grows by ``hb (g_i - gain_med)`` after each item read. cwl_eval
+        never changes ``K`` (its loop updates ``T`` where it means ``K``),
+        so its ``hc`` has no effect and is not a keyword here.
+    gain_med : float, default 0.5
+        The dynamic model's median gain (Zhang et al.'s ``rel_med``).""",
     """
     Examples
     --------
     >>> round(bpm([0, 1, 1]), 6), round(bpm([0, 1, 1], T=2), 6), round(bpm([0, 1, 1], k=1), 6)
     (0.5, 0.666667, 0.0)
+
+    The dynamic model: after two misses the target has fallen from 1.5 to
+    0.5, so the first relevant item ends the reading.
+
+    >>> round(bpm([0, 0, 1, 1], T=1.5), 6), round(bpm([0, 0, 1, 1], T=1.5, hb=1.0), 6)
+    (0.5, 0.333333)
     """,
 )
 def bpm(
@@ -300,6 +314,8 @@ def bpm(
     *,
     T=1.0,
     k=None,
+    hb=None,
+    gain_med=0.5,
     min_grade=0.0,
     max_grade=1.0,
     max_depth=CWL_MAX_DEPTH,
@@ -319,12 +335,14 @@ def bpm(
     ``T`` or ``k`` items are read, whichever comes first, with equal weight
     on every item read (:mod:`recmetrics.metrics.cwl` for ``W_i``).
     cwl_eval: ``BPMCWLMetric(T, K)``, with every cost 1; ir_measures:
-    ``BPM(T=1, max_rel=...)@k``. cwl_eval's dynamic model
-    (``BPMDCWLMetric``, not in its default list nor in ir_measures) is not
-    provided: its loop updates ``T`` where it means ``K``, so its ``hc``
-    has no effect.
+    ``BPM(T=1, max_rel=...)@k``. With ``hb``, cwl_eval's dynamic model
+    ``BPMDCWLMetric`` (in neither cwl_eval's default list nor ir_measures),
+    whose gain target moves with the gain read:
+    ``T_i = T + hb sum_{j < i} (g_j - gain_med)``.
     """
     T = _real(T, "T", positive=True)
+    hb = None if hb is None else _real(hb, "hb")
+    gain_med = _real(gain_med, "gain_med")
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
     return _run(
         r,
@@ -334,7 +352,7 @@ def bpm(
         max_depth,
         no_relevant,
         per_user,
-        lambda G: _c_bpm(G, T, k),
+        lambda G: _c_bpm(G, T, k, hb, gain_med),
         "BPM",
     )
 
