@@ -35,6 +35,7 @@ from .metrics import beyond
 from .metrics.cascade import err
 from .metrics.cwl import insq, inst
 from .metrics.cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11, sdcg
+from .metrics.infap import infap
 from .metrics.interpolated_precision import iprec_at_recall, precision_11pt
 from .metrics.judged import bpref, judged, unjudged
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
@@ -61,6 +62,7 @@ from .metrics.topn import (
     recall,
     reciprocal_rank,
 )
+from .metrics.trec_counts import num_nonrel_judged_ret, num_q, num_rel, num_rel_ret, num_ret
 from .metrics.trec_sets import (
     relative_precision,
     set_f,
@@ -68,6 +70,7 @@ from .metrics.trec_sets import (
     set_recall,
     set_relative_precision,
 )
+from .metrics.trec_summaries import gm_bpref, gm_map, rprec_mult, set_map
 from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
 from .sampled import (
     CORRECTION_METHODS,
@@ -191,16 +194,6 @@ __all__ = [
     "relative_precision",
     "iprec_at_recall",
     "precision_11pt",
-    # cascade measures (ERR) and the C/W/L framework
-    "err",
-    "inst",
-    "insq",
-    "nerr8",
-    "nerr9",
-    "nerr10",
-    "nerr11",
-    "bpm",
-    "sdcg",
     # beyond accuracy (the module recmetrics.beyond)
     "beyond",
     # consumers
@@ -227,4 +220,25 @@ __all__ = [
     "models",
     # statistics
     "stats",
+    # issue 26: trec_eval's geometric means, counts, set_map, Rprec_mult and infAP
+    "gm_map",
+    "gm_bpref",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "num_nonrel_judged_ret",
+    "set_map",
+    "rprec_mult",
+    "infap",
+    # issue 26: cascade measures (ERR) and the C/W/L framework (cwl_eval)
+    "err",
+    "inst",
+    "insq",
+    "nerr8",
+    "nerr9",
+    "nerr10",
+    "nerr11",
+    "bpm",
+    "sdcg",
 ]

@@ -420,6 +420,25 @@ class Reference:
     lists: bool = True  # computable from ranked lists without a catalogue size (AUC is not)
     reads_judgments: bool = False  # tells judged non-relevant items from unjudged ones
     needs_relevant: bool = True  # undefined (no_relevant) for a user without relevant items
+    aggregate: str = "mean"  # the summary over users: 'mean', 'sum' or 'geometric' (summary)
+
+
+MIN_GEO_MEAN = 0.00001  # trec_eval's floor before the logarithm of gm_map (trec_eval.h)
+
+
+def summary(values, aggregate="mean"):
+    """The summary over users: the mean, trec_eval's sum, or its geometric mean.
+
+    'geometric' is trec_eval's te_calc_avg_meas_s_gm: exp of the mean of
+    log(max(v, MIN_GEO_MEAN)).
+    """
+    values = [float(v) for v in values]
+    if aggregate == "sum":
+        return math.fsum(values)
+    if aggregate == "geometric":
+        logs = [math.log(max(v, MIN_GEO_MEAN)) for v in values]
+        return math.exp(math.fsum(logs) / len(logs))
+    return math.fsum(values) / len(values)
 
 
 # Every ranking metric of the registry (recmetrics/metrics/_registry.py, kind
@@ -647,6 +666,122 @@ REFERENCE.update(
     {
         **{f"iprec_at_recall_{x / 10:.2f}": Reference(_iprec_at(x / 10)) for x in range(11)},
         "precision_11pt": Reference(precision_11pt),
+    }
+)
+
+
+# --------------------------------------------------------------- trec_eval's summaries
+# Issue 26: measures whose summary over users is not the plain mean
+# (Reference.aggregate: trec_eval's sum of its counts, the geometric mean of
+# gm_map and gm_bpref), set_map, Rprec_mult_x and infAP. A list holds gains
+# (> 0 relevant, 0 judged non-relevant) and None for an unjudged item.
+def _judged_relevant(gains, rel_gains):
+    return _relevant_gains([g for g in gains if g is not None], rel_gains)
+
+
+def num_ret(gains, rel_gains=None):
+    """trec_eval's num_ret (m_num_ret.c): the length of the list."""
+    return float(len(gains))
+
+
+def num_rel(gains, rel_gains=None):
+    """trec_eval's num_rel (m_num_rel.c): the relevant items, retrieved or not."""
+    return float(len(_judged_relevant(gains, rel_gains)))
+
+
+def num_rel_ret(gains, rel_gains=None):
+    """trec_eval's num_rel_ret (m_num_rel_ret.c): the relevant items of the list."""
+    return float(sum(1 for g in gains if g is not None and g > 0))
+
+
+def num_nonrel_judged_ret(gains, rel_gains=None):
+    """trec_eval's num_nonrel_judged_ret: the judged non-relevant items of the list."""
+    return float(sum(1 for g in gains if g is not None and g <= 0))
+
+
+def num_q(gains, rel_gains=None):
+    """trec_eval's num_q (m_num_q.c): 1 per evaluated query."""
+    return 1.0
+
+
+def set_map(gains, rel_gains=None):
+    """trec_eval's set_map (m_set_map.c): num_rel_ret^2 / (num_ret * num_rel)."""
+    R = _judged_relevant(gains, rel_gains)
+    if len(R) == 0 or len(gains) == 0:
+        return 0.0
+    h = num_rel_ret(gains)
+    return h * h / (len(gains) * len(R))
+
+
+def rprec_mult(gains, multiple=1.0, rel_gains=None):
+    """trec_eval's Rprec_mult (m_Rprec_mult.c): hits@c / c, c = (long) (x * num_rel + 0.9)."""
+    R = _judged_relevant(gains, rel_gains)
+    cut = int(multiple * len(R) + 0.9)
+    if len(R) == 0 or cut == 0:
+        return 0.0
+    return num_rel_ret(gains[:cut]) / cut
+
+
+INFAP_EPSILON = 0.00001
+
+
+def infap(gains, rel_gains=None):
+    """trec_eval's infAP (m_infap.c), for qrels without its pooled-but-unjudged grade -1.
+
+    Walking down the list: an unjudged item (None: not in the pool) is
+    skipped; a judged non-relevant one is counted; a relevant one at 0-based
+    position j adds 1 at j = 0, else
+    1/(j+1) + (j/(j+1)) * (X/j) * ((rel + eps) / (rel + nonrel + 2 eps)),
+    X = rel + nonrel the judged items above it. The sum is divided by |R|.
+    """
+    R = _judged_relevant(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    rel = nonrel = 0
+    total = 0.0
+    for j, g in enumerate(gains):
+        if g is None:
+            continue
+        if g <= 0:
+            nonrel += 1
+            continue
+        if j == 0:
+            total += 1.0
+        else:
+            total += 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel + nonrel) / j) * (
+                (rel + INFAP_EPSILON) / (rel + nonrel + 2 * INFAP_EPSILON)
+            )
+        rel += 1
+    return total / len(R)
+
+
+def _rprec_at(multiple):
+    def fn(gains, rel_gains=None):
+        return rprec_mult(gains, multiple, rel_gains)
+
+    return fn
+
+
+REFERENCE.update(
+    {
+        "gm_map": Reference(average_precision, {"ap_denominator": "min"}, aggregate="geometric"),
+        "gm_bpref": Reference(bpref, reads_judgments=True, aggregate="geometric"),
+        "num_q": Reference(num_q, normalised=False, needs_relevant=False, aggregate="sum"),
+        "num_ret": Reference(num_ret, normalised=False, needs_relevant=False, aggregate="sum"),
+        "num_rel": Reference(num_rel, normalised=False, needs_relevant=False, aggregate="sum"),
+        "num_rel_ret": Reference(
+            num_rel_ret, normalised=False, needs_relevant=False, aggregate="sum"
+        ),
+        "num_nonrel_judged_ret": Reference(
+            num_nonrel_judged_ret,
+            normalised=False,
+            needs_relevant=False,
+            reads_judgments=True,
+            aggregate="sum",
+        ),
+        "set_map": Reference(set_map),
+        **{f"rprec_mult_{x / 10:.2f}": Reference(_rprec_at(x / 10)) for x in range(2, 21, 2)},
+        "infap": Reference(infap, reads_judgments=True),
     }
 )
 

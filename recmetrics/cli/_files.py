@@ -117,6 +117,8 @@ def _evaluate_file(truth_path, run_path, args, users, per_user):
     _check_file(truth_path, "QRELS")
     _check_file(run_path, "RUN")
     truth, run, user, item, relevance, score, rank = _read_inputs(truth_path, run_path, args)
+    # trec_eval's runid: the tag of the run's first line (a TREC run; else its file name)
+    args.run_tag = str(run["tag"].iloc[0]) if "tag" in run else Path(run_path).name
     keywords = {k: getattr(args, k) for k in _KEYWORD_OPTIONS if getattr(args, k) is not None}
     try:
         table = evaluate(

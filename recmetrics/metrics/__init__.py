@@ -18,6 +18,12 @@ tie group), the beyond-accuracy metrics of the recommended lists.
   precision, recall, F, relative precision) and relative precision at k;
 * :mod:`~recmetrics.metrics.interpolated_precision`: trec_eval's
   interpolated precision at recall levels and its 11-point average;
+* :mod:`~recmetrics.metrics.trec_counts` and
+  :mod:`~recmetrics.metrics.trec_summaries`: trec_eval's counts (``num_*``,
+  summed over users), ``gm_map`` and ``gm_bpref`` (geometric means),
+  ``set_map`` and ``Rprec_mult``; :mod:`~recmetrics.metrics.infap`:
+  inferred AP; ``_aggregate``: how a metric's per-user values are
+  summarised (the mean, a sum, a geometric mean), read by every consumer;
 * :mod:`~recmetrics.metrics.beyond`: coverage, concentration, novelty,
   popularity, diversity, serendipity, calibration (``book/beyond``);
 * ``_core``: cutoff windows, expectations over tie groups, the policies for

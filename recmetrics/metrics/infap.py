@@ -1,0 +1,203 @@
+"""Inferred average precision (infAP; Yilmaz & Aslam 2006), as trec_eval computes it.
+
+trec_eval's ``m_infap.c`` sorts the retrieved documents into four kinds:
+judged relevant, judged non-relevant, *in the pool but unjudged* (a qrels
+line with a negative grade: the pool was sampled and this document was not
+judged) and *not in the pool* (no qrels line). Walking down the list, each
+judged relevant document at 0-based position ``j`` adds
+
+.. math:: \\frac{1}{j + 1} + \\frac{j}{j + 1} \\cdot \\frac{X}{j} \\cdot
+          \\frac{r + \\epsilon}{r + n + 2\\epsilon}
+
+(1 at ``j = 0``), with ``r`` and ``n`` the judged relevant and judged
+non-relevant documents above it, ``X = r + n + p`` the pooled documents
+above it (``p`` the pooled-but-unjudged ones), and ``\\epsilon =
+0.00001`` (``INFAP_EPSILON``); the sum is divided by ``|R|``. Documents
+not in the pool count as non-relevant (they take a rank but add nothing to
+``X``); pooled-but-unjudged ones are assumed relevant in the proportion of
+the judged ones above.
+
+The package's :class:`~recmetrics.Ranking` has three kinds of ranked items:
+relevant, judged non-relevant (rows of ``truth`` with relevance 0) and
+unjudged (no row in ``truth``), which are trec_eval's *not in the pool*.
+trec_eval's *pooled but unjudged* kind (grade -1) is not represented, so
+``p = 0`` here; the command line reads a negative grade as *not in the
+pool* (as bpref and judged@k need). Reproducing infAP on sampled qrels
+that carry -1 grades needs a fourth kind of entry in the Ranking (the
+positions of the pooled-but-unjudged items, in the layout of the judged
+non-relevant ones) and its builder in ``from_frames``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._docs import fill_doc
+from ._core import finish
+from .judged import _nonrelevant_around
+from .topn._common import _rank, _ratio
+
+__all__ = ["infap", "INFAP_EPSILON"]
+
+#: trec_eval's smoothing of the estimated precision above a relevant item (``trec_eval.h``).
+INFAP_EPSILON = 0.00001
+
+
+def _increment(j, rel_above, nonrel_above):
+    """trec_eval's addition for a relevant item at 0-based position ``j`` (``m_infap.c``)."""
+    fj = np.where(j > 0, j, 1.0)
+    pooled = rel_above + nonrel_above  # X: no pooled-but-unjudged item here
+    inc = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (pooled / fj) * (
+        (rel_above + INFAP_EPSILON) / (pooled + 2 * INFAP_EPSILON)
+    )
+    return np.where(j > 0, inc, 1.0)
+
+
+def _log_comb(n, k):
+    from scipy.special import gammaln  # only for tie groups; scipy.special is slow to import
+
+    return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
+
+
+def _expected_increment(start, size, rel_above, nonrel_above, group_rel, group_nonrel):
+    """The increment's expectation over the orders of one tie group, for a relevant item in it.
+
+    The item's offset ``m`` in the group is uniform on ``0 .. size - 1``;
+    given ``m``, the ``x`` relevant, ``y`` judged non-relevant and ``u``
+    unjudged items of the group before it are multivariate hypergeometric
+    (``m`` draws from the other ``group_rel - 1``, ``group_nonrel`` and
+    ``size - group_rel - group_nonrel`` items). The sum runs over ``(x, y,
+    u)``, one ``x`` at a time when the whole grid would be large.
+    """
+    unjudged = size - group_rel - group_nonrel
+    y = np.arange(group_nonrel + 1, dtype=np.float64)[:, None]
+    u = np.arange(unjudged + 1, dtype=np.float64)[None, :]
+    log_y = _log_comb(float(group_nonrel), y)
+    log_u = _log_comb(float(unjudged), u)
+    if group_rel * y.size * u.size <= _GRID_CELLS:
+        blocks = [np.arange(group_rel, dtype=np.float64)[:, None, None]]
+    else:
+        blocks = [np.full((1, 1, 1), float(x)) for x in range(group_rel)]
+    total = 0.0
+    for x in blocks:
+        m = x + y + u
+        logp = _log_comb(group_rel - 1.0, x) + log_y + log_u - _log_comb(size - 1.0, m)
+        inc = _increment(start + m, rel_above + x, nonrel_above + y)
+        total += float(np.sum(np.exp(logp) * inc))
+    return total / size
+
+
+# the most (x, y, u) cells of one tie group summed at once (32 MiB of float64)
+_GRID_CELLS = 1 << 22
+
+
+@fill_doc
+def infap(
+    a=None,
+    b=None,
+    *,
+    ranks=None,
+    n_items=None,
+    mask=None,
+    ties=None,
+    no_relevant="skip",
+    per_user=False,
+):
+    """Inferred average precision (trec_eval's ``infAP``): AP estimated from judged items.
+
+    .. math:: \\mathrm{infAP} = \\frac{1}{|R|} \\sum_{\\text{retrieved relevant at } j}
+              \\left(\\frac{1}{j + 1} + \\frac{X_j}{j + 1} \\cdot
+              \\frac{r_j + \\epsilon}{r_j + n_j + 2\\epsilon}\\right)
+
+    per user, averaged over users (Yilmaz & Aslam, 2006), with ``j`` the
+    0-based position of the relevant item (the term is 1 at ``j = 0``),
+    ``r_j`` and ``n_j`` the judged relevant and judged non-relevant items
+    above it, ``X_j = r_j + n_j`` and ``\\epsilon = 0.00001``. This is
+    trec_eval's ``m_infap.c`` line by line, for qrels without trec_eval's
+    *pooled but unjudged* grade -1 (see :mod:`recmetrics.metrics.infap`:
+    the Ranking does not hold that kind of item). An unjudged item (long
+    data frames: no row in ``truth``) is trec_eval's *not in the pool*: it
+    takes a rank but is neither in ``X_j`` nor in the estimate of
+    precision. With complete judgments (every other input) ``X_j = j``
+    and infAP differs from AP (``ap_denominator='relevant'``) by the
+    smoothing ``\\epsilon`` only. A relevant item not retrieved adds 0; a
+    user without relevant items follows ``no_relevant`` (trec_eval: 0).
+
+    Under ``ties='expected'`` the value is the exact expectation over the
+    orders of tied items: for a relevant item of a tie group, its offset in
+    the group is uniform and the relevant, judged non-relevant and unjudged
+    items of the group before it are multivariate hypergeometric given the
+    offset; the term is summed over that distribution (a cost of the
+    group's relevant times judged non-relevant times unjudged items, per
+    tie group holding a relevant item). ``'optimistic'``,
+    ``'pessimistic'`` and ``'trec_eval'`` order the group as elsewhere.
+
+    Parameters
+    ----------
+    %(a_b)s
+    %(ranks)s
+    %(n_items)s
+    %(mask)s
+    %(ties)s
+    %(no_relevant)s
+    %(per_user)s
+
+    Returns
+    -------
+    %(returns_metric)s
+
+    See Also
+    --------
+    recmetrics.bpref : Another measure for incomplete judgments.
+    recmetrics.average_precision : AP, which counts unjudged items as non-relevant.
+
+    References
+    ----------
+    %(ref_yilmaz2006)s
+
+    %(ref_trec_eval)s
+
+    Examples
+    --------
+    One unjudged item (``x``) above the relevant ``a``: at ``j = 1``,
+    ``X = 0``, so ``a`` adds 1/2; ``c`` at ``j = 3`` sees ``r = 1``, ``n = 1``
+    (``b``), ``X = 2``:
+
+    >>> import pandas as pd
+    >>> from recmetrics import from_frames
+    >>> truth = pd.DataFrame({"user": [1] * 3, "item": ["a", "b", "c"], "rel": [1, 0, 1]})
+    >>> run = pd.DataFrame({"user": [1] * 4, "item": ["x", "a", "b", "c"], "score": [4, 3, 2, 1]})
+    >>> round(infap(from_frames(truth, run, relevance="rel")), 6)   # (1/2 + 1/4 + 1/4) / 2
+    0.5
+    """
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    ranked = np.isfinite(r.start)
+    if r.judgments == "complete":
+        nonrel_above, nonrel_tied = r.start - r.rel_before, r.size - r.group_rel
+    else:
+        nonrel_above, nonrel_tied = _nonrelevant_around(r)
+    start = np.where(ranked, r.start, 0.0)
+    rel_above = np.where(ranked, r.rel_before, 0.0)
+    nonrel_above = np.where(ranked, nonrel_above, 0.0)
+    term = np.where(ranked, _increment(start, rel_above, nonrel_above), 0.0)
+    tied = np.flatnonzero(ranked & (r.size > 1))
+    if tied.size:
+        # one expectation per tie group (its relevant items share it)
+        keys = np.stack([r.user[tied].astype(np.float64), start[tied]], axis=1)
+        _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        values = np.array(
+            [
+                _expected_increment(
+                    start[e],
+                    int(r.size[e]),
+                    rel_above[e],
+                    nonrel_above[e],
+                    int(r.group_rel[e]),
+                    int(nonrel_tied[e]),
+                )
+                for e in tied[first]
+            ]
+        )
+        term[tied] = values[inverse.ravel()]
+    val = _ratio(r.per_user_sum(term), r.n_relevant)
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
