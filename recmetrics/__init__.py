@@ -32,6 +32,9 @@ from .evaluation import compare_conventions, evaluate
 from .inputs.frames import from_frames
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .metrics import beyond
+from .metrics.cascade import err
+from .metrics.cwl import insq, inst
+from .metrics.cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11, sdcg
 from .metrics.infap import infap
 from .metrics.interpolated_precision import iprec_at_recall, precision_11pt
 from .metrics.judged import bpref, judged, unjudged
@@ -228,4 +231,14 @@ __all__ = [
     "set_map",
     "rprec_mult",
     "infap",
+    # issue 26: cascade measures (ERR) and the C/W/L framework (cwl_eval)
+    "err",
+    "inst",
+    "insq",
+    "nerr8",
+    "nerr9",
+    "nerr10",
+    "nerr11",
+    "bpm",
+    "sdcg",
 ]

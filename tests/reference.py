@@ -784,3 +784,157 @@ REFERENCE.update(
         "infap": Reference(infap, reads_judgments=True),
     }
 )
+
+
+# --------------------------------------------------------------- cascade measures
+def err(gains, k=None, max_grade=4, rel_gains=None):
+    """ERR@k (Chapelle et al. 2009; gdeval.pl's sub err): sum_i R_i / i prod_{j<i} (1 - R_j).
+
+    R = (2^g - 1) / 2^max_grade for the grade g at a position (0 when not relevant).
+    """
+    total, reach = 0.0, 1.0
+    for i, g in enumerate(gains[: _cut(k, len(gains))], start=1):
+        sat = (2.0**g - 1.0) / 2.0**max_grade if g is not None and g > 0 else 0.0
+        total += reach * sat / i
+        reach *= 1.0 - sat
+    return total
+
+
+REFERENCE.update(
+    {
+        "err": Reference(err),
+    }
+)
+
+
+# --------------------------------------------------------------- C/W/L measures
+# cwl_eval (cwl/ruler/measures/cwl_metrics.py): W_i = prod_{j<i} C_j / sum_l prod_{j<l} C_j
+# over max_depth positions (the gains padded with 0), EU = sum_i W_i g_i, with the gain
+# (clip(g, min_grade, max_grade) - min_grade) / (max_grade - min_grade).
+def _cwl_gains(gains, min_grade, max_grade, depth):
+    out = []
+    for g in list(gains)[:depth]:
+        g = 0.0 if g is None else min(max(g, min_grade), max_grade)
+        out.append((g - min_grade) / (max_grade - min_grade))
+    return out + [0.0] * (depth - len(out))
+
+
+def _cwl_eu(gains, cont):
+    """cont(i, g_i, gain_so_far) -> C_i (i 1-based); EU = sum W_i g_i."""
+    reach, total_reach, total, so_far = 1.0, 0.0, 0.0, 0.0
+    for i, g in enumerate(gains, start=1):
+        so_far += g
+        total += reach * g
+        total_reach += reach
+        reach *= cont(i, g, so_far)
+    return total / total_reach
+
+
+def inst(gains, T=1.0, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_inst.py: C_i = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T - gain so far."""
+    g = _cwl_gains(gains, min_grade, max_grade, max_depth)
+    return _cwl_eu(g, lambda i, gi, c: ((i + 2 * T - c - 1) / (i + 2 * T - c)) ** 2)
+
+
+def insq(gains, T=1.0, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_insq.py: C_i = ((i + 2T - 1) / (i + 2T))^2."""
+    g = _cwl_gains(gains, min_grade, max_grade, max_depth)
+    return _cwl_eu(g, lambda i, gi, c: ((i + 2 * T - 1) / (i + 2 * T)) ** 2)
+
+
+REFERENCE.update(
+    {
+        "inst": Reference(inst, monotone=False),
+        "insq": Reference(insq),
+    }
+)
+
+
+def _nerr(gains, cont, min_grade, max_grade, max_depth):
+    g = _cwl_gains(gains, min_grade, max_grade, max_depth)
+    return _cwl_eu(g, cont)
+
+
+def nerr8(gains, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq8: C_i = 1 - g_i for i < k, 0 from position k on."""
+    k = math.inf if k is None else k
+    return _nerr(gains, lambda i, g, c: (1 - g) if i < k else 0.0, min_grade, max_grade, max_depth)
+
+
+def nerr9(gains, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq9: C_i = i / (i + 1) (1 - g_i) for i < k, 0 from position k on."""
+    k = math.inf if k is None else k
+
+    def cont(i, g, c):
+        return i / (i + 1) * (1 - g) if i < k else 0.0
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
+
+
+def nerr10(gains, p=0.9, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq10: C_i = p (1 - g_i)."""
+    return _nerr(gains, lambda i, g, c: p * (1 - g), min_grade, max_grade, max_depth)
+
+
+def nerr11(gains, T=1.0, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq11: C_i = ((i + 2T - 1) / (i + 2T))^2 (1 - g_i)."""
+
+    def cont(i, g, c):
+        return ((i + 2 * T - 1) / (i + 2 * T)) ** 2 * (1 - g)
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
+
+
+def bpm(
+    gains,
+    T=1.0,
+    k=None,
+    hb=None,
+    gain_med=0.5,
+    min_grade=0.0,
+    max_grade=1.0,
+    max_depth=1000,
+    rel_gains=None,
+):
+    """cwl_bpm.py BPMCWLMetric(T, K): C_i = 1 while the gain so far < T and i < K (cost 1).
+
+    With hb (BPMDCWLMetric): T grows by hb (g_i - gain_med) after each item read.
+    """
+    k = math.inf if k is None else k
+    target = [T]
+
+    def cont(i, g, c):
+        go = c < target[0] and i < k
+        if hb is not None:
+            target[0] += hb * (g - gain_med)
+        return 1.0 if go else 0.0
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
+
+
+REFERENCE.update(
+    {
+        "nerr8": Reference(nerr8, monotone=False),
+        "nerr9": Reference(nerr9, monotone=False),
+        "nerr10": Reference(nerr10, monotone=False),
+        "nerr11": Reference(nerr11, monotone=False),
+        "bpm": Reference(bpm, monotone=False),
+    }
+)
+
+
+def sdcg(gains, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_dcg.py NDCGCWLMetric(k): C_i = log2(i + 1) / log2(i + 2) for i < k, 0 from k on."""
+    k = math.inf if k is None else k
+
+    def cont(i, g, c):
+        return math.log2(i + 1) / math.log2(i + 2) if i < k else 0.0
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
+
+
+REFERENCE.update(
+    {
+        "sdcg": Reference(sdcg),
+    }
+)

@@ -19,6 +19,9 @@ from .._validation import check_k, check_probability
 from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
 from ._aggregate import AGGREGATES
+from .cascade import err
+from .cwl import insq, inst
+from .cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11, sdcg
 from .infap import infap
 from .interpolated_precision import IPREC_AT_LEVEL, precision_11pt
 from .judged import bpref, judged, unjudged
@@ -265,6 +268,17 @@ REGISTRY: dict[str, MetricSpec] = {
         # precision at trec_eval's default multiples of |R| (rm.rprec_mult(multiple=x))
         *(MetricSpec(name, fn, takes_cutoff=False) for name, fn in RPREC_MULT_AT.items()),
         MetricSpec("infap", infap, aliases=("inferred_ap",), takes_cutoff=False),
+        # cascade measures: ERR (ir_measures' ERR@k, gdeval's err@k)
+        MetricSpec("err", err, aliases=("expected_reciprocal_rank",)),
+        # the C/W/L framework (cwl_eval; ir_measures' INST(T=1, max_rel=1), ...)
+        MetricSpec("inst", inst, takes_cutoff=False),
+        MetricSpec("insq", insq, takes_cutoff=False),
+        MetricSpec("nerr8", nerr8),
+        MetricSpec("nerr9", nerr9),
+        MetricSpec("nerr10", nerr10, takes_cutoff=False),
+        MetricSpec("nerr11", nerr11, takes_cutoff=False),
+        MetricSpec("bpm", bpm),
+        MetricSpec("sdcg", sdcg, aliases=("scaled_dcg",)),
     )
 }
 
@@ -392,12 +406,40 @@ def _rbp_rel(value):
     return {"gain": "binary"}
 
 
+#: ir_measures' parameters of the C/W/L measures (ir_measures/measures/inst.py, ...).
+_CWL_PARAMS = {
+    "T": lambda v: {"T": v},
+    "min_rel": lambda v: {"min_grade": v},
+    "max_rel": lambda v: {"max_grade": v},
+}
+
+
+def _sdcg_dcg(value):
+    """ir_measures' SDCG(dcg='log2'), its only choice."""
+    if value != "log2":
+        raise ValueError("only dcg='log2' is defined")
+    return {}
+
+
 #: The ir_measures parameters read, per metric: parameter -> function of its
 #: value giving the metric's keywords (it raises ValueError for a value it
 #: cannot read). RBP's ``rel=1`` is binary relevance (cwl_eval's RBP).
 IR_MEASURES_PARAMS = {
     "rbp": {"p": lambda v: {"p": check_probability(v, "p")}, "rel": _rbp_rel},
     "rbp_residual": {"p": lambda v: {"p": check_probability(v, "p")}},
+    # the C/W/L measures of ir_measures' cwl_eval provider
+    **{name: dict(_CWL_PARAMS) for name in ("inst", "insq", "nerr11", "bpm")},
+    **{name: {k: _CWL_PARAMS[k] for k in ("min_rel", "max_rel")} for name in ("nerr8", "nerr9")},
+    "sdcg": {
+        "dcg": _sdcg_dcg,
+        "min_rel": _CWL_PARAMS["min_rel"],
+        "max_rel": _CWL_PARAMS["max_rel"],
+    },
+    "nerr10": {
+        "p": lambda v: {"p": check_probability(v, "p")},
+        "min_rel": _CWL_PARAMS["min_rel"],
+        "max_rel": _CWL_PARAMS["max_rel"],
+    },
 }
 
 
