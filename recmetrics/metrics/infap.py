@@ -34,7 +34,7 @@ import numpy as np
 
 from .._docs import fill_doc
 from ._core import finish
-from .judged import _nonrelevant_around
+from .judged import _entries_around, _nonrelevant_around
 from .topn._common import _rank, _ratio
 
 __all__ = ["infap", "INFAP_EPSILON"]
@@ -43,12 +43,12 @@ __all__ = ["infap", "INFAP_EPSILON"]
 INFAP_EPSILON = 0.00001
 
 
-def _increment(j, rel_above, nonrel_above):
+def _increment(j, rel_above, nonrel_above, pooled_above=0.0):
     """trec_eval's addition for a relevant item at 0-based position ``j`` (``m_infap.c``)."""
     fj = np.where(j > 0, j, 1.0)
-    pooled = rel_above + nonrel_above  # X: no pooled-but-unjudged item here
+    pooled = rel_above + nonrel_above + pooled_above  # X: every pooled item above
     inc = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (pooled / fj) * (
-        (rel_above + INFAP_EPSILON) / (pooled + 2 * INFAP_EPSILON)
+        (rel_above + INFAP_EPSILON) / (rel_above + nonrel_above + 2 * INFAP_EPSILON)
     )
     return np.where(j > 0, inc, 1.0)
 
@@ -59,35 +59,48 @@ def _log_comb(n, k):
     return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
 
 
-def _expected_increment(start, size, rel_above, nonrel_above, group_rel, group_nonrel):
+def _expected_increment(start, size, above, group_rel, group_nonrel, group_pooled):
     """The increment's expectation over the orders of one tie group, for a relevant item in it.
 
-    The item's offset ``m`` in the group is uniform on ``0 .. size - 1``;
-    given ``m``, the ``x`` relevant, ``y`` judged non-relevant and ``u``
-    unjudged items of the group before it are multivariate hypergeometric
-    (``m`` draws from the other ``group_rel - 1``, ``group_nonrel`` and
-    ``size - group_rel - group_nonrel`` items). The sum runs over ``(x, y,
-    u)``, one ``x`` at a time when the whole grid would be large.
+    ``above``: the relevant, judged non-relevant and pooled-but-unjudged
+    items above the group. The item's offset ``m`` in the group is uniform
+    on ``0 .. size - 1``; given ``m``, the ``x`` relevant, ``y`` judged
+    non-relevant, ``p`` pooled-but-unjudged and ``u`` other (not in the
+    pool) items of the group before it are multivariate hypergeometric
+    (``m`` draws from the other ``group_rel - 1``, ``group_nonrel``,
+    ``group_pooled`` and ``size - group_rel - group_nonrel - group_pooled``
+    items). The sum runs over ``(x, y, p, u)``, one ``x`` (and one ``p``)
+    at a time when the whole grid would be large.
     """
-    unjudged = size - group_rel - group_nonrel
-    y = np.arange(group_nonrel + 1, dtype=np.float64)[:, None]
-    u = np.arange(unjudged + 1, dtype=np.float64)[None, :]
-    log_y = _log_comb(float(group_nonrel), y)
-    log_u = _log_comb(float(unjudged), u)
-    if group_rel * y.size * u.size <= _GRID_CELLS:
-        blocks = [np.arange(group_rel, dtype=np.float64)[:, None, None]]
+    rel_above, nonrel_above, pooled_above = above
+    other = size - group_rel - group_nonrel - group_pooled
+    y = np.arange(group_nonrel + 1, dtype=np.float64)[:, None, None]
+    p = np.arange(group_pooled + 1, dtype=np.float64)[None, :, None]
+    u = np.arange(other + 1, dtype=np.float64)[None, None, :]
+    log_yu = _log_comb(float(group_nonrel), y) + _log_comb(float(other), u)
+    log_p = _log_comb(float(group_pooled), p)
+    cells = y.size * p.size * u.size
+    if group_rel * cells <= _GRID_CELLS:
+        xs = [np.arange(group_rel, dtype=np.float64)[:, None, None, None]]
     else:
-        blocks = [np.full((1, 1, 1), float(x)) for x in range(group_rel)]
+        xs = [np.full((1, 1, 1, 1), float(x)) for x in range(group_rel)]
+    ps = (
+        [(p, log_p)]
+        if cells <= _GRID_CELLS
+        else [(p[:, i : i + 1], log_p[:, i : i + 1]) for i in range(p.size)]
+    )
     total = 0.0
-    for x in blocks:
-        m = x + y + u
-        logp = _log_comb(group_rel - 1.0, x) + log_y + log_u - _log_comb(size - 1.0, m)
-        inc = _increment(start + m, rel_above + x, nonrel_above + y)
-        total += float(np.sum(np.exp(logp) * inc))
+    for x in xs:
+        log_x = _log_comb(group_rel - 1.0, x)
+        for pp, lp in ps:
+            m = x + y + pp + u
+            logp = log_x + log_yu + lp - _log_comb(size - 1.0, m)
+            inc = _increment(start + m, rel_above + x, nonrel_above + y, pooled_above + pp)
+            total += float(np.sum(np.exp(logp) * inc))
     return total / size
 
 
-# the most (x, y, u) cells of one tie group summed at once (32 MiB of float64)
+# the most (x, y, p, u) cells of one tie group summed at once (32 MiB of float64)
 _GRID_CELLS = 1 << 22
 
 
@@ -174,12 +187,17 @@ def infap(
     ranked = np.isfinite(r.start)
     if r.judgments == "complete":
         nonrel_above, nonrel_tied = r.start - r.rel_before, r.size - r.group_rel
+        pooled_above = pooled_tied = np.zeros_like(r.start)
     else:
         nonrel_above, nonrel_tied = _nonrelevant_around(r)
+        pooled_above, pooled_tied = _entries_around(
+            r, r.pooled_indptr, r.pooled_start, r.pooled_size
+        )
     start = np.where(ranked, r.start, 0.0)
     rel_above = np.where(ranked, r.rel_before, 0.0)
     nonrel_above = np.where(ranked, nonrel_above, 0.0)
-    term = np.where(ranked, _increment(start, rel_above, nonrel_above), 0.0)
+    pooled_above = np.where(ranked, pooled_above, 0.0)
+    term = np.where(ranked, _increment(start, rel_above, nonrel_above, pooled_above), 0.0)
     tied = np.flatnonzero(ranked & (r.size > 1))
     if tied.size:
         # one expectation per tie group (its relevant items share it)
@@ -190,10 +208,10 @@ def infap(
                 _expected_increment(
                     start[e],
                     int(r.size[e]),
-                    rel_above[e],
-                    nonrel_above[e],
+                    (rel_above[e], nonrel_above[e], pooled_above[e]),
                     int(r.group_rel[e]),
                     int(nonrel_tied[e]),
+                    int(pooled_tied[e]),
                 )
                 for e in tied[first]
             ]

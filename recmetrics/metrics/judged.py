@@ -243,16 +243,21 @@ def _nonrelevant_around(r):
     """
     if r.judgments == "complete":
         return r.start - r.rel_before, r.size - r.group_rel
-    n_start, n_end = r.nonrel_start, r.nonrel_start + r.nonrel_size
+    return _entries_around(r, r.nonrel_indptr, r.nonrel_start, r.nonrel_size)
+
+
+def _entries_around(r, indptr, n_start, n_size):
+    """:func:`_nonrelevant_around` for entries in the layout of the judged non-relevant ones."""
+    n_end = n_start + n_size
     finite = np.concatenate([r.start + r.size, n_end])
     finite = finite[np.isfinite(finite)]
     width = np.int64(finite.max(initial=0.0)) + 2  # larger than every position
-    n_user = np.repeat(np.arange(r.n_users, dtype=np.int64), np.diff(r.nonrel_indptr))
+    n_user = np.repeat(np.arange(r.n_users, dtype=np.int64), np.diff(indptr))
 
     def key(user, pos):  # (user, position) in one sortable integer; inf -> the user's end
         return user * width + np.where(np.isfinite(pos), pos, width - 1).astype(np.int64)
 
-    first = r.nonrel_indptr[r.user]
+    first = indptr[r.user]
     ranked = np.isfinite(r.start)
     start = np.where(ranked, r.start, 0.0)
     ends = np.sort(key(n_user, n_end))
