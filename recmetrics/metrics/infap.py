@@ -17,15 +17,22 @@ not in the pool count as non-relevant (they take a rank but add nothing to
 ``X``); pooled-but-unjudged ones are assumed relevant in the proportion of
 the judged ones above.
 
-The package's :class:`~recmetrics.Ranking` has three kinds of ranked items:
-relevant, judged non-relevant (rows of ``truth`` with relevance 0) and
-unjudged (no row in ``truth``), which are trec_eval's *not in the pool*.
-trec_eval's *pooled but unjudged* kind (grade -1) is not represented, so
-``p = 0`` here; the command line reads a negative grade as *not in the
-pool* (as bpref and judged@k need). Reproducing infAP on sampled qrels
-that carry -1 grades needs a fourth kind of entry in the Ranking (the
-positions of the pooled-but-unjudged items, in the layout of the judged
-non-relevant ones) and its builder in ``from_frames``.
+The package's :class:`~recmetrics.Ranking` built from long data frames
+holds the four kinds: relevant and judged non-relevant items (rows of
+``truth`` with a grade > 0 and 0), pooled-but-unjudged ones (rows with a
+negative grade, trec_eval's meaning; the ``pooled_*`` entries, placed as
+the judged non-relevant ones) and the others (no row in ``truth``: not in
+the pool). Every other metric reads the pooled-but-unjudged items as
+unjudged, as trec_eval does; only infAP counts them in ``X``. The command
+line passes qrels grades below 0 on, so that infAP on sampled qrels is
+trec_eval's to the last digit (its own ``out.test.aql``, checked in
+``tests/test_trec_eval_files.py``).
+
+Under ``ties='expected'`` the term of a relevant item of a tie group is
+its exact expectation over the orders of the group: its offset is
+uniform, and the relevant, judged non-relevant, pooled-but-unjudged and
+other items of the group before it are multivariate hypergeometric given
+the offset.
 """
 
 from __future__ import annotations
@@ -125,24 +132,24 @@ def infap(
     per user, averaged over users (Yilmaz & Aslam, 2006), with ``j`` the
     0-based position of the relevant item (the term is 1 at ``j = 0``),
     ``r_j`` and ``n_j`` the judged relevant and judged non-relevant items
-    above it, ``X_j = r_j + n_j`` and ``\\epsilon = 0.00001``. This is
-    trec_eval's ``m_infap.c`` line by line, for qrels without trec_eval's
-    *pooled but unjudged* grade -1 (see :mod:`recmetrics.metrics.infap`:
-    the Ranking does not hold that kind of item). An unjudged item (long
-    data frames: no row in ``truth``) is trec_eval's *not in the pool*: it
-    takes a rank but is neither in ``X_j`` nor in the estimate of
-    precision. With complete judgments (every other input) ``X_j = j``
-    and infAP differs from AP (``ap_denominator='relevant'``) by the
-    smoothing ``\\epsilon`` only. A relevant item not retrieved adds 0; a
-    user without relevant items follows ``no_relevant`` (trec_eval: 0).
+    above it, ``X_j = r_j + n_j + p_j`` the pooled items above it (``p_j``
+    the items *in the pool but not judged*: rows of ``truth`` with a
+    negative grade, trec_eval's qrels grade -1 of a sampled pool) and
+    ``\\epsilon = 0.00001``. This is trec_eval's ``m_infap.c`` line by line.
+    An item not in the pool (long data frames: no row in ``truth``) takes a
+    rank but is neither in ``X_j`` nor in the estimate of precision. With
+    complete judgments (every other input) ``X_j = j`` and infAP differs
+    from AP (``ap_denominator='relevant'``) by the smoothing ``\\epsilon``
+    only. A relevant item not retrieved adds 0; a user without relevant
+    items follows ``no_relevant`` (trec_eval: 0).
 
     Under ``ties='expected'`` the value is the exact expectation over the
     orders of tied items: for a relevant item of a tie group, its offset in
-    the group is uniform and the relevant, judged non-relevant and unjudged
-    items of the group before it are multivariate hypergeometric given the
-    offset; the term is summed over that distribution (a cost of the
-    group's relevant times judged non-relevant times unjudged items, per
-    tie group holding a relevant item). ``'optimistic'``,
+    the group is uniform and the relevant, judged non-relevant,
+    pooled-but-unjudged and other items of the group before it are
+    multivariate hypergeometric given the offset; the term is summed over
+    that distribution (a cost of the product of the group's counts of the
+    four kinds, per tie group holding a relevant item). ``'optimistic'``,
     ``'pessimistic'`` and ``'trec_eval'`` order the group as elsewhere.
 
     Parameters
@@ -182,6 +189,14 @@ def infap(
     >>> run = pd.DataFrame({"user": [1] * 4, "item": ["x", "a", "b", "c"], "score": [4, 3, 2, 1]})
     >>> round(infap(from_frames(truth, run, relevance="rel")), 6)   # (1/2 + 1/4 + 1/4) / 2
     0.5
+
+    The same with ``x`` in the pool but not judged (grade -1): at ``j = 1``,
+    ``X = 1`` and ``r = n = 0``, so ``a`` adds ``1/2 + 1/2 * 1/2``; ``c``
+    at ``j = 3`` sees ``X = 3``, ``r = n = 1`` and adds ``1/4 + 3/4 * 1/2``:
+
+    >>> sampled = pd.concat([truth, pd.DataFrame({"user": [1], "item": ["x"], "rel": [-1]})])
+    >>> round(infap(from_frames(sampled, run, relevance="rel")), 6)   # (3/4 + 5/8) / 2
+    0.6875
     """
     r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
     ranked = np.isfinite(r.start)
