@@ -68,7 +68,11 @@ def judged(
     items the judgments never saw, so that every other measure counts them
     as non-relevant. With long data frames the judged items are the rows
     of ``truth`` (relevant or with relevance 0); with every other input all
-    items are judged, and Judged@k is ``min(k, n) / d``.
+    items are judged, and Judged@k is ``min(k, n) / d``. A row with a
+    negative grade (an item in the pool but not judged, trec_eval's
+    meaning) is not a judgment: the item is unjudged, as trec_eval's
+    ``-J`` reads it, while ir_measures counts every qrels line as judged,
+    whatever its grade, and so differs on such qrels.
 
     The denominator ``d`` of a list shorter than ``k`` is ``short_lists``:
     ``'k'`` (default, as :func:`~recmetrics.precision`: the empty slots
