@@ -726,29 +726,34 @@ INFAP_EPSILON = 0.00001
 
 
 def infap(gains, rel_gains=None):
-    """trec_eval's infAP (m_infap.c), for qrels without its pooled-but-unjudged grade -1.
+    """trec_eval's infAP (m_infap.c), with its four kinds of retrieved items.
 
-    Walking down the list: an unjudged item (None: not in the pool) is
-    skipped; a judged non-relevant one is counted; a relevant one at 0-based
-    position j adds 1 at j = 0, else
+    Walking down the list: an item not in the pool (None) is skipped; an
+    item in the pool but not judged (a negative gain, trec_eval's grade -1)
+    is counted among the pooled ones; a judged non-relevant one (0) is
+    counted; a relevant one at 0-based position j adds 1 at j = 0, else
     1/(j+1) + (j/(j+1)) * (X/j) * ((rel + eps) / (rel + nonrel + 2 eps)),
-    X = rel + nonrel the judged items above it. The sum is divided by |R|.
+    X = rel + nonrel + pooled the pooled items above it. The sum is divided
+    by |R| (every other reference reads a negative gain as None).
     """
     R = _judged_relevant(gains, rel_gains)
     if len(R) == 0:
         return 0.0
-    rel = nonrel = 0
+    rel = nonrel = pooled = 0
     total = 0.0
     for j, g in enumerate(gains):
         if g is None:
             continue
-        if g <= 0:
+        if g < 0:
+            pooled += 1
+            continue
+        if g == 0:
             nonrel += 1
             continue
         if j == 0:
             total += 1.0
         else:
-            total += 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel + nonrel) / j) * (
+            total += 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel + nonrel + pooled) / j) * (
                 (rel + INFAP_EPSILON) / (rel + nonrel + 2 * INFAP_EPSILON)
             )
         rel += 1

@@ -675,7 +675,9 @@ def test_writers_write_through_a_pipe(tmp_path):
 # --------------------------------------------------------------------------
 # trec_eval's options: -J, -l, -M, -c, -q, -Z, and its measure groups
 TREC_OPTION_MEASURES = ["P.5", "P.10", "recall.20", "map", "ndcg", "ndcg_cut.10", "recip_rank",
-                        "Rprec", "bpref", "set_F", "success.5"]  # fmt: skip
+                        "Rprec", "bpref", "set_F", "success.5",
+                        "infAP", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret",
+                        ]  # fmt: skip
 
 
 def _per_query(res, labels):
@@ -798,20 +800,17 @@ TREC_SUMMARY_LABELS = [
 
 
 @pytest.mark.crosslib
-def test_cli_trec_summaries_match_trec_eval(tmp_path, trec_files):
-    """Per query and in the 'all' line, against pytrec_eval on the qrels without grade -1.
+def test_cli_trec_summaries_match_trec_eval(trec_files):
+    """Per query and in the 'all' line, against pytrec_eval, on qrels with grade -1 lines.
 
-    trec_eval's infAP reads a qrels grade -1 as pooled but unjudged, which the
-    package's rankings do not represent (they read it as not in the pool, as
-    bpref does): the qrels here drop those lines, so both read the same
-    judgments. gm_* per query are the measures they summarise (trec_eval
-    prints them in the summary only; pytrec_eval returns log(max(v, 1e-5))).
+    trec_eval's infAP reads a qrels grade -1 as pooled but unjudged (counted
+    among the pooled documents), every other measure as unjudged. gm_* per
+    query are the measures they summarise (trec_eval prints them in the
+    summary only; pytrec_eval returns log(max(v, 1e-5))).
     """
     pytrec_eval = pytest.importorskip("pytrec_eval")
     qpath, rpath = trec_files
-    lines = [line for line in Path(qpath).read_text().splitlines() if int(line.split()[3]) >= 0]
-    qpath = tmp_path / "qrels_judged.txt"
-    qpath.write_text("\n".join(lines) + "\n")
+    assert any(int(line.split()[3]) < 0 for line in Path(qpath).read_text().splitlines())
     keys = ["gm_map", "gm_bpref", "map", "bpref", "Rprec_mult", *TREC_SUMMARY_LABELS]
     expected = pytrec(qpath, rpath, [k for k in dict.fromkeys(keys) if k != "Rprec_mult_0.20"])
     res = in_process(

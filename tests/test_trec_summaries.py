@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import reference as ref
-from test_judged_measures import _frames, _orders, _trec_inputs
+from test_judged_measures import _frames, _orders, _trec_inputs, _unjudged_if_pooled
 
 import recmetrics as rm
 from recmetrics.metrics import _aggregate, _registry
@@ -112,26 +112,29 @@ def test_rprec_mult_equals_trec_eval_at_other_multiples():
         )
 
 
-def test_infap_reads_grade_minus_one_as_not_in_the_pool():
-    """The one documented difference: trec_eval's 'pooled but unjudged' grade -1.
+@pytest.mark.parametrize("seed", range(4))
+def test_infap_reads_grade_minus_one_as_in_the_pool(seed):
+    """trec_eval's 'pooled but unjudged' grade -1: counted in X by infAP, unjudged elsewhere.
 
-    The package's rankings hold relevant, judged non-relevant and unjudged items;
-    a qrels line with grade -1 (read as unjudged, as bpref needs) is trec_eval's
-    'not in the pool' here, while trec_eval's infAP counts it among the pooled
-    items X. Dropping the -1 lines gives trec_eval's infAP exactly.
+    Sampled qrels (30% of the lines at -1) and runs with ties, per query,
+    through the function and ``rm.evaluate(convention='trec_eval')``; the
+    -1 lines matter (dropping them gives other values).
     """
-    truth, run = _trec_inputs(3)
-    rng = np.random.default_rng(0)
+    truth, run = _trec_inputs(seed)
+    rng = np.random.default_rng(seed)
     sampled = truth.assign(rel=np.where(rng.random(len(truth)) < 0.3, -1, truth.rel))
-    judged = sampled[sampled.rel >= 0]
-    theirs_all = _pytrec(sampled, run, {"infAP"})["infAP"]
-    theirs = _pytrec(judged, run, {"infAP"})["infAP"]
-    r = rm.from_frames(judged, run, relevance="rel", ties="trec_eval", users="both")
+    theirs = _pytrec(sampled, run, {*TREC.values(), "map", "bpref"})
+    r = rm.from_frames(sampled, run, relevance="rel", ties="trec_eval", users="both")
     got = rm.infap(r, no_relevant="zero", per_user=True)
-    common = got.index.intersection(theirs.index)
-    np.testing.assert_allclose(got[common], theirs[common].astype(float), rtol=0, atol=TOL)
-    both = common.intersection(theirs_all.index)
-    assert not np.allclose(got[both], theirs_all[both].astype(float), atol=1e-6)
+    np.testing.assert_allclose(got, theirs.infAP.astype(float), rtol=0, atol=TOL)
+    names = list(TREC)
+    per = rm.evaluate(sampled, run, names, relevance="rel", convention="trec_eval", per_user=True)
+    for name, trec in TREC.items():
+        want = theirs[PER_TOPIC.get(name, trec)].to_numpy(float)
+        np.testing.assert_allclose(per[name].to_numpy(), want, rtol=0, atol=TOL, err_msg=name)
+    without = _pytrec(sampled[sampled.rel >= 0], run, {"infAP"})["infAP"]
+    both = got.index.intersection(without.index)
+    assert not np.allclose(got[both], without[both].astype(float), atol=1e-6)
 
 
 # --------------------------------------------------------------------------
@@ -139,7 +142,7 @@ def test_infap_reads_grade_minus_one_as_not_in_the_pool():
 def _brute(truth, run, uid, ties, fn):
     grade = dict(truth.loc[truth.user == uid, ["item", "rel"]].itertuples(index=False))
     rows = [
-        (i, s, grade.get(i))  # None: unjudged
+        (i, s, _unjudged_if_pooled(grade.get(i), fn))  # None: unjudged
         for i, s in run.loc[run.user == uid, ["item", "score"]].itertuples(index=False)
     ]
     rel_gains = [g for g in grade.values() if g > 0]
@@ -159,9 +162,10 @@ BRUTE = {
 
 
 @pytest.mark.parametrize("ties", TIE_POLICIES)
+@pytest.mark.parametrize("pooled", [False, True])
 @pytest.mark.parametrize("seed", range(6))
-def test_frames_equal_brute_force(ties, seed):
-    truth, run = _frames(seed, n_items=7, n_values=2)
+def test_frames_equal_brute_force(ties, seed, pooled):
+    truth, run = _frames(seed, n_items=7, n_values=2, pooled=pooled)
     r = rm.from_frames(truth, run, relevance="rel", ties=ties)
     for name, fn in BRUTE.items():
         got = _registry.get(name).function(r, per_user=True, no_relevant="zero")
@@ -172,18 +176,19 @@ def test_frames_equal_brute_force(ties, seed):
 
 @pytest.mark.parametrize("cells", [1 << 22, 1])
 def test_infap_large_mixed_tie_group(cells, monkeypatch):
-    """One tie group of relevant, judged non-relevant and unjudged items, with items above.
+    """One tie group of the four kinds of items, with items above.
 
-    ``cells=1``: the sum over the group's orders one relevant count at a time.
+    ``cells=1``: the sum over the group's orders one relevant and one pooled
+    count at a time.
     """
     import recmetrics.metrics.infap as infap_module
 
     monkeypatch.setattr(infap_module, "_GRID_CELLS", cells)
-    items = [f"d{i:02d}" for i in range(9)]
-    truth = pd.DataFrame(
-        {"user": 1, "item": items[:7], "rel": [1, 0, 2, 0, 1, 0, 1]}  # d07, d08 unjudged
+    items = [f"d{i:02d}" for i in range(10)]
+    truth = pd.DataFrame(  # d01, d07, d08 pooled but unjudged; d09 not in the pool
+        {"user": 1, "item": items[:9], "rel": [1, -1, 2, 0, 1, 0, 1, -1, -1]}
     )
-    scores = [3.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    scores = [3.0, 2.0] + [1.0] * 8
     run = pd.DataFrame({"user": 1, "item": items, "score": scores})
     r = rm.from_frames(truth, run, relevance="rel")
     want = _brute(truth, run, 1, "expected", ref.infap)

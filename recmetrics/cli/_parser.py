@@ -46,7 +46,9 @@ users: by default the convention's (trec_eval: 'both', the queries in the
 inputs: a TREC run is ordered by its scores (as trec_eval does); --rank rank
   evaluates the ranks written in it instead. As in trec_eval, in qrels
   files and tables alike, grades below 1 carry no gain: 0 is judged
-  non-relevant, a negative grade is unjudged (its query is still evaluated).
+  non-relevant, a negative grade is in the pool but not judged (unjudged for
+  every measure but infAP, which counts it among the pooled documents; its
+  query is still evaluated).
   Beside a TREC file, a table's id columns are read as text. The
   format is told by the file name unless --truth-format/--run-format says
   it; .gz, .bz2, .xz and .zst files are decompressed. An empty file (no

@@ -194,9 +194,8 @@ def evaluate(
         :func:`recmetrics.evaluate` would raise (metric names, conventions,
         keywords: checked on the driver by a one-user dry run, before any
         job). Errors in the data themselves (a pair listed twice, a
-        non-finite score, a negative grade) are found by the workers and
-        reach the driver as Spark's exception, with the package's message
-        inside.
+        non-finite score or grade) are found by the workers and reach the
+        driver as Spark's exception, with the package's message inside.
 
     Examples
     --------

@@ -5,8 +5,10 @@ evaluated, not how a metric is computed, so it is applied once, to the
 ``(truth, predictions)`` frames, before the ranking is built
 (:mod:`._rankings`), in trec_eval's order (``form_res_rels.c``): the
 predictions are cut at ``max_depth`` first, then the unjudged ones are
-dropped (``judged_only``); ``relevance_level`` sets which grades count as
-relevant for the binary metrics.
+dropped (``judged_only``: those without a row in ``truth`` and those with
+a negative grade, in the pool but not judged); ``relevance_level`` sets
+which grades count as relevant for the binary metrics, and leaves the
+negative grades negative.
 """
 
 from __future__ import annotations
@@ -69,8 +71,17 @@ def _cut(predictions, user, item, score, rank, max_depth, score_dtype):
     return predictions[keep]
 
 
-def _judged(truth, predictions, user, item):
-    """The predictions judged in ``truth`` (any grade): Sakai's condensed lists."""
+def _judged(truth, predictions, user, item, relevance):
+    """The predictions judged in ``truth``: Sakai's condensed lists.
+
+    A row with a negative grade (in the pool but not judged) does not make
+    its item judged: trec_eval's ``-J`` drops every document whose
+    relevance value is negative (``form_res_rels.c``).
+    """
+    if relevance is not None and relevance in truth:
+        grades = truth[relevance]
+        if grades.dtype.kind in "iuf":
+            truth = truth[~(grades < 0).to_numpy()]
     pairs = pd.MultiIndex.from_frame(truth[[user, item]])
     mine = pd.MultiIndex.from_frame(predictions[[user, item]])
     return predictions[mine.isin(pairs)]
@@ -124,7 +135,7 @@ def trec_frames(truth, predictions, frame, opts):
                 predictions, user, item, score, frame["rank"], depth, opts["score_dtype"]
             )
     if judged:
-        predictions = _judged(truth, predictions, user, item)
+        predictions = _judged(truth, predictions, user, item, relevance)
     if level is not None:
         if relevance is None:  # every row of truth has grade 1
             relevance = _fresh_name(truth, "relevance")
@@ -132,5 +143,7 @@ def trec_frames(truth, predictions, frame, opts):
         if relevance in truth:
             grades = truth[relevance]
             if grades.dtype.kind in "iufb":
-                truth = truth.assign(**{relevance: grades.where(grades >= level, 0)})
+                # below the level: judged non-relevant; a negative grade stays one
+                keep = (grades >= level) | (grades < 0)
+                truth = truth.assign(**{relevance: grades.where(keep, 0)})
     return truth, predictions, users, relevance

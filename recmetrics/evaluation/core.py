@@ -147,7 +147,10 @@ def evaluate(
         Long data frames only (``y_true`` = ``truth``, ``y_score`` =
         ``predictions``): the column names (default ``'user'``, ``'item'``,
         and ``'score'`` unless ``rank`` names a column of ranks; graded
-        relevance from ``relevance``) and which users are evaluated
+        relevance from ``relevance``: > 0 relevant, 0 judged non-relevant,
+        negative *in the pool but not judged* as in trec_eval's qrels, an
+        unjudged item for every metric but ``infap``, which counts it among
+        the pooled items) and which users are evaluated
         (``users='truth'`` by default, or the preset's: ``'both'`` for
         trec_eval, as without its ``-c``; ``'predictions'`` for LensKit;
         ``'both'`` for Microsoft Recommenders' precision, recall and MAP; see
@@ -219,11 +222,14 @@ def evaluate(
         binary metrics (precision, recall, map, mrr, bpref, ...), while the
         graded ones (``ndcg``, ``dcg``, ``cg``: those with a ``gain``) keep
         every grade > 0 as its gain, as trec_eval's ``ndcg`` ignores ``-l``.
-        Must be > 0. Default: every grade > 0 is relevant (trec_eval's
-        ``-l 1`` for integer grades).
+        A negative grade stays in the pool but not judged. Must be > 0.
+        Default: every grade > 0 is relevant (trec_eval's ``-l 1`` for
+        integer grades).
     judged_only : bool, optional
         Long data frames only: ``True`` drops the unjudged predictions
-        (pairs not in ``truth``) before evaluating, after the cut at
+        (pairs not in ``truth``, or with a negative grade: trec_eval's
+        ``-J`` drops every document whose relevance value is negative)
+        before evaluating, after the cut at
         ``max_depth``: this is Sakai's condensed list (Sakai, 2007), and
         trec_eval's ``-J``. Every metric then sees the judged items only,
         at their ranks among them; a user left without predictions is still

@@ -114,6 +114,6 @@ PROVIDER = Provider(
             f"rprec_mult_{x / 10:.2f}": f"m_Rprec_mult.c (Rprec_mult_{x / 10:.2f})"
             for x in range(2, 21, 2)
         },
-        "infap": "m_infap.c (infAP; qrels grade -1, pooled but unjudged, is not represented)",
+        "infap": "m_infap.c (infAP; a negative qrels grade: pooled but unjudged)",
     },
 )
