@@ -32,6 +32,7 @@ EXTRA_OF = {
     "sklearn": "peers",
     "pytrec_eval": "peers",
     "ranx": "peers",
+    "ir_measures": "peers",
     "recmetrics.peers": "peers",
     "recmetrics.movielens": "data",
     "recmetrics.models": "data",
