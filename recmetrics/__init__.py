@@ -58,6 +58,7 @@ from .metrics.topn import (
     recall,
     reciprocal_rank,
 )
+from .metrics.trec_gain import bin_g, dcg_burges, ndcg_burges, relstring, rndcg, utility
 from .metrics.trec_sets import (
     relative_precision,
     set_f,
@@ -214,4 +215,11 @@ __all__ = [
     "models",
     # statistics
     "stats",
+    # trec_eval's gain-based and utility measures, relstring; ranx's Burges DCG
+    "rndcg",
+    "bin_g",
+    "utility",
+    "relstring",
+    "ndcg_burges",
+    "dcg_burges",
 ]
