@@ -376,6 +376,11 @@ def _gains_reader(value):
     return {"gain_values": gains}
 
 
+def _keyword_reader(key):
+    """A parameter read as the metric's keyword of the same name (checked by the metric)."""
+    return lambda value: {key: value}
+
+
 def _gain_values_reader(value):
     from ._gain_values import check_gain_values
 
@@ -392,6 +397,11 @@ IR_MEASURES_PARAMS = {
     "ndcg": {"gains": _gains_reader, "gain_values": _gain_values_reader},
     "dcg": {"gain_values": _gain_values_reader},
     "rndcg": {"gain_values": _gain_values_reader},
+    # trec_eval's utility.p1,p2,p3,p4 (the CLI reads it into these names)
+    "utility": {
+        key: _keyword_reader(key)
+        for key in ("rel_ret", "nonrel_ret", "rel_not_ret", "nonrel_not_ret", "n_docs")
+    },
 }
 
 

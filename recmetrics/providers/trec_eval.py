@@ -52,6 +52,9 @@ PROVIDER = Provider(
         "iprec_at_recall_0.90": "none",
         "iprec_at_recall_1.00": "none",
         "precision_11pt": "none",  # 11pt_avg
+        "rndcg": "none",  # Rndcg (gain maps: gain_values)
+        "bin_g": "none",  # binG
+        "utility": "none",  # utility (its parameters: keywords)
     },
     sources={
         "precision": "m_P.c (P_k)",
@@ -80,5 +83,8 @@ PROVIDER = Provider(
         "iprec_at_recall_1.00": "m_iprec_at_recall.c (iprec_at_recall_1.00; 9.0.8 rounding)",
         "precision_11pt": "m_11pt_avg.c (11pt_avg)",
         "ties": "form_res_rels.c: comp_sim_docno",
+        "rndcg": "m_Rndcg.c (Rndcg; gain maps: gain_init.c)",
+        "bin_g": "m_binG.c (binG)",
+        "utility": "m_utility.c (utility.p1,p2,p3,p4; -N is n_docs)",
     },
 )
