@@ -28,7 +28,39 @@ import numpy as np
 from ..ranking import Ranking
 from ._core import expected_sum, group_mean, prefix_table
 
-__all__ = ["check_gain_values", "entry_gains", "expected_dcg", "ideal_runs", "ideal_dcg"]
+__all__ = [
+    "GainValues",
+    "check_gain_values",
+    "entry_gains",
+    "expected_dcg",
+    "ideal_runs",
+    "ideal_dcg",
+]
+
+
+class GainValues(Mapping):
+    """A read-only, hashable gain map ``{grade: gain}`` (what a metric name's parameters give)."""
+
+    def __init__(self, gains):
+        self._gains = dict(gains)
+
+    def __getitem__(self, key):
+        return self._gains[key]
+
+    def __iter__(self):
+        return iter(self._gains)
+
+    def __len__(self):
+        return len(self._gains)
+
+    def __hash__(self):
+        return hash(frozenset(self._gains.items()))
+
+    def __eq__(self, other):
+        return isinstance(other, Mapping) and dict(self) == dict(other)
+
+    def __repr__(self):
+        return repr(self._gains)
 
 
 def check_gain_values(gain_values):
@@ -61,7 +93,7 @@ def check_gain_values(gain_values):
         if not np.isfinite(float(value)):
             raise ValueError(f"gain_values: the gain of grade {int(level)} must be finite")
         out[int(level)] = float(value)
-    return out
+    return GainValues(out)
 
 
 def entry_gains(r: Ranking, gain_values, base):

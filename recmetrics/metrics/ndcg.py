@@ -363,7 +363,11 @@ def dcg(
     """
     r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
     val = _trec_dcg(r, k, gain, log_base, discount, gain_values)
-    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+    # with a gain map, defined where NDCG is: a positive ideal
+    defined = None
+    if gain_values is not None:
+        defined = _trec_idcg(r, k, gain, log_base, "min", discount, gain_values) > 0
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)
 
 
 @fill_doc
