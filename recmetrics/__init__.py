@@ -59,6 +59,7 @@ from .metrics.topn import (
     reciprocal_rank,
 )
 from .metrics.trec_gain import bin_g, dcg_burges, ndcg_burges, relstring, rndcg, utility
+from .metrics.trec_gain_walks import ndcg_rel, trec_g
 from .metrics.trec_sets import (
     relative_precision,
     set_f,
@@ -222,4 +223,6 @@ __all__ = [
     "relstring",
     "ndcg_burges",
     "dcg_burges",
+    "ndcg_rel",
+    "trec_g",
 ]

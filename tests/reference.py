@@ -730,8 +730,49 @@ def dcg_burges(gains, k=None, rel_gains=None):
     return dcg(gains, k, gain="exponential")
 
 
+def ndcg_rel(gains, rel_gains=None):
+    """m_ndcg_rel.c: NDCG at each retrieved relevant item, and the whole list's per missed one.
+
+    Sum DCG(i) / IDCG(i) over the ranks i of relevant items (the ideal stops
+    growing after its |R| items); each relevant item not retrieved adds
+    DCG / IDCG of the whole list; divide by |R|.
+    """
+    ideal = sorted(_relevant_gains(gains, rel_gains), reverse=True)
+    if not ideal:
+        return 0.0
+    total, results_dcg, found = 0.0, 0.0, 0
+    for i, g in enumerate(gains):
+        results_dcg += g / math.log2(i + 2)
+        if g > 0:
+            found += 1
+            total += results_dcg / sum(x / math.log2(j + 2) for j, x in enumerate(ideal[: i + 1]))
+    whole = sum(x / math.log2(j + 2) for j, x in enumerate(ideal))
+    total += (len(ideal) - found) * results_dcg / whole
+    return total / len(ideal)
+
+
+def trec_g(gains, rel_gains=None):
+    """m_G.c: sum of g_i / log2(2 + C_i - S_i) over the list, over the sum of the ideal gains.
+
+    S_i: the gains down to rank i; C_i: the ideal gains down to rank i, each
+    at least 1 (1 past the ideal).
+    """
+    ideal = sorted(_relevant_gains(gains, rel_gains), reverse=True)
+    if not ideal:
+        return 0.0
+    total, s, c = 0.0, 0.0, 0.0
+    for i, g in enumerate(gains):
+        s += g
+        c += max(ideal[i] if i < len(ideal) else 0.0, 1.0)
+        if g != 0:
+            total += g / math.log2(2 + c - s)
+    return total / sum(ideal)
+
+
 REFERENCE.update(
     {
+        "ndcg_rel": Reference(ndcg_rel),
+        "trec_g": Reference(trec_g),
         "rndcg": Reference(rndcg),
         "bin_g": Reference(bin_g),
         "utility": Reference(utility, normalised=False, monotone=False, needs_relevant=False),

@@ -446,6 +446,8 @@ TREC_MEASURES = {
     "rndcg": "Rndcg",
     "bin_g": "binG",
     "utility": "utility",
+    "ndcg_rel": "ndcg_rel",
+    "trec_g": "G",
 }
 
 

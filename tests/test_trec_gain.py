@@ -137,6 +137,63 @@ def te_rndcg(rels, gains, num_rel):
     return total / points if points else math.nan
 
 
+def te_ndcg_rel(rels, gains):
+    """m_ndcg_rel.c."""
+    walk, results_dcg, ideal_dcg, i = IdealWalk(gains), 0.0, 0.0, 0
+    total, num_rel_ret, num_rel = 0.0, 0, 0
+    while i < len(rels) and walk.gain > 0:
+        results_gain = get_gain(rels[i], gains)
+        results_dcg += results_gain / math.log2(i + 2)
+        if walk.step() > 0:
+            num_rel += 1
+            ideal_dcg += walk.gain / math.log2(i + 2)
+        if results_gain > 0:
+            total += results_dcg / ideal_dcg
+            num_rel_ret += 1
+        i += 1
+    while i < len(rels):
+        results_gain = get_gain(rels[i], gains)
+        results_dcg += results_gain / math.log2(i + 2)
+        if results_gain > 0:
+            total += results_dcg / ideal_dcg
+            num_rel_ret += 1
+        i += 1
+    while walk.gain > 0:
+        if walk.step() > 0:
+            num_rel += 1
+            ideal_dcg += walk.gain / math.log2(i + 2)
+        i += 1
+    if ideal_dcg > 0:
+        total += (num_rel - num_rel_ret) * results_dcg / ideal_dcg
+    return total / num_rel if total > 0 else 0.0
+
+
+def te_g(rels, gains):
+    """m_G.c."""
+    walk, results_g, sum_results, sum_ideal, sum_cost, i = IdealWalk(gains), 0.0, 0.0, 0.0, 0.0, 0
+    while i < len(rels) and walk.gain > 0:
+        results_gain = get_gain(rels[i], gains)
+        sum_results += results_gain
+        if walk.step() > 0:
+            sum_ideal += walk.gain
+        sum_cost += walk.gain if walk.gain >= 1.0 else 1.0
+        if results_gain != 0:
+            results_g += results_gain / math.log2(2 + sum_cost - sum_results)
+        i += 1
+    while i < len(rels):
+        results_gain = get_gain(rels[i], gains)
+        sum_results += results_gain
+        sum_cost += 1.0
+        if results_gain != 0:
+            results_g += results_gain / math.log2(2 + sum_cost - sum_results)
+        i += 1
+    while walk.gain > 0:
+        if walk.step() > 0:
+            sum_ideal += walk.gain
+        i += 1
+    return results_g / sum_ideal if sum_ideal > 0 else 0.0
+
+
 def te_bing(rels, num_rel):
     """m_binG.c (relevance level 1)."""
     rel_so_far, total = 0, 0.0
@@ -193,6 +250,10 @@ def te_measure(name, rels, levels, num_rel, params, truncate=True):
         return te_rndcg(rels, setup_gains(levels, params, truncate), num_rel)
     if name == "binG":
         return te_bing(rels, num_rel)
+    if name == "ndcg_rel":
+        return te_ndcg_rel(rels, setup_gains(levels, params, truncate))
+    if name == "G":
+        return te_g(rels, setup_gains(levels, params, truncate))
     if name == "utility":
         return te_utility(rels, num_rel, params or (1.0, -1.0, 0.0, 0.0))
     raise ValueError(name)
@@ -264,9 +325,18 @@ MEASURES = [
     "binG",
     "utility",
     "utility.2,-1,-0.5,0",
+    "ndcg_rel",
+    "ndcg_rel.1=3,3=1",
+    "ndcg_rel.0=1",
+    "ndcg_rel.1=-2,3=5",
+    "G",
+    "G.1=3,3=1",
+    "G.0=1",
+    "G.1=-2,3=5",
+    "G.2=0.5",  # trec_eval's comparator calls 0.5 and 0 (and 1) equal
 ]
 # the gain maps whose gains trec_eval's comparator sorts right on these problems
-SORTED_RIGHT = [m for m in MEASURES if m != "ndcg.1=0.5,2=3"]
+SORTED_RIGHT = [m for m in MEASURES if m not in ("ndcg.1=0.5,2=3", "G.2=0.5")]
 
 
 def _ours(name, params, r, **kw):
@@ -276,6 +346,10 @@ def _ours(name, params, r, **kw):
         return rm.rndcg(r, gain_values=params, **kw)
     if name == "binG":
         return rm.bin_g(r, **kw)
+    if name == "ndcg_rel":
+        return rm.ndcg_rel(r, gain_values=params, **kw)
+    if name == "G":
+        return rm.trec_g(r, gain_values=params, **kw)
     keys = ("rel_ret", "nonrel_ret", "rel_not_ret", "nonrel_not_ret")
     return rm.utility(r, **dict(zip(keys, params or (1.0, -1.0, 0.0, 0.0), strict=True)), **kw)
 
@@ -359,6 +433,13 @@ CASES_EXPECTED = [
     ("Rndcg", {1: -1.0, 2: 4.0}),
     ("binG", None),
     ("utility", (2.0, -1.0, -0.5, 0.0)),
+    ("ndcg_rel", {}),
+    ("ndcg_rel", {0: 1.0}),
+    ("ndcg_rel", {1: 3.0, 3: 0.0}),
+    ("G", {}),
+    ("G", {0: 1.0}),
+    ("G", {1: -2.0, 3: 5.0}),
+    ("G", {2: 0.5}),
 ]
 
 

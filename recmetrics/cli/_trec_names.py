@@ -62,11 +62,21 @@ def _iprec_measures(name, family, params):
 # trec_eval's gain-based measures: Rndcg, binG, utility; the gain maps of ndcg,
 # dcg and Rndcg (ndcg.1=0.5,2=3: gain_values) and utility's four parameters
 # (utility.1,-1,0,0), labelled as trec_eval prints them (name_params)
-_TREC_PLAIN.update({"Rndcg": "rndcg", "binG": "bin_g", "utility": "utility"})
+_TREC_PLAIN.update(
+    {"Rndcg": "rndcg", "binG": "bin_g", "utility": "utility", "ndcg_rel": "ndcg_rel", "G": "trec_g"}
+)
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_GAIN_MAP = re.compile(rf"^(ndcg|dcg|Rndcg)[._]((?:[-+]?\d+={_NUM})(?:,[-+]?\d+={_NUM})*)$")
+_GAIN_MAP = re.compile(
+    rf"^(ndcg_rel|ndcg|dcg|Rndcg|G)[._]((?:[-+]?\d+={_NUM})(?:,[-+]?\d+={_NUM})*)$"
+)
 _UTILITY = re.compile(rf"^utility[._]({_NUM}),({_NUM}),({_NUM}),({_NUM})$")
-_GAIN_METRIC = {"ndcg": "ndcg", "dcg": "dcg", "Rndcg": "rndcg"}
+_GAIN_METRIC = {
+    "ndcg": "ndcg",
+    "dcg": "dcg",
+    "Rndcg": "rndcg",
+    "ndcg_rel": "ndcg_rel",
+    "G": "trec_g",
+}
 
 
 def _gain_measures(name):

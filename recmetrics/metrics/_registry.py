@@ -34,6 +34,7 @@ from .topn import (
     reciprocal_rank,
 )
 from .trec_gain import bin_g, dcg_burges, ndcg_burges, rndcg, utility
+from .trec_gain_walks import ndcg_rel, trec_g
 from .trec_sets import (
     relative_precision,
     set_f,
@@ -231,6 +232,9 @@ REGISTRY: dict[str, MetricSpec] = {
         # ranx's Burges DCG: ndcg / dcg with gain='exponential'
         MetricSpec("ndcg_burges", ndcg_burges),
         MetricSpec("dcg_burges", dcg_burges),
+        # trec_eval's ndcg_rel and G (gain maps: gain_values)
+        MetricSpec("ndcg_rel", ndcg_rel, takes_cutoff=False),
+        MetricSpec("trec_g", trec_g, aliases=("g", "normalized_gain"), takes_cutoff=False),
     )
 }
 
@@ -397,6 +401,8 @@ IR_MEASURES_PARAMS = {
     "ndcg": {"gains": _gains_reader, "gain_values": _gain_values_reader},
     "dcg": {"gain_values": _gain_values_reader},
     "rndcg": {"gain_values": _gain_values_reader},
+    "ndcg_rel": {"gain_values": _gain_values_reader},
+    "trec_g": {"gain_values": _gain_values_reader},
     # trec_eval's utility.p1,p2,p3,p4 (the CLI reads it into these names)
     "utility": {
         key: _keyword_reader(key)

@@ -55,6 +55,8 @@ PROVIDER = Provider(
         "rndcg": "none",  # Rndcg (gain maps: gain_values)
         "bin_g": "none",  # binG
         "utility": "none",  # utility (its parameters: keywords)
+        "ndcg_rel": "none",  # ndcg_rel
+        "trec_g": "none",  # G
     },
     sources={
         "precision": "m_P.c (P_k)",
@@ -86,5 +88,7 @@ PROVIDER = Provider(
         "rndcg": "m_Rndcg.c (Rndcg; gain maps: gain_init.c)",
         "bin_g": "m_binG.c (binG)",
         "utility": "m_utility.c (utility.p1,p2,p3,p4; -N is n_docs)",
+        "ndcg_rel": "m_ndcg_rel.c (ndcg_rel; gain maps: gain_init.c)",
+        "trec_g": "m_G.c (G; gain maps: gain_init.c)",
     },
 )
