@@ -18,6 +18,11 @@ tie group), the beyond-accuracy metrics of the recommended lists.
   precision, recall, F, relative precision) and relative precision at k;
 * :mod:`~recmetrics.metrics.interpolated_precision`: trec_eval's
   interpolated precision at recall levels and its 11-point average;
+* :mod:`~recmetrics.metrics.trec_gain` and
+  :mod:`~recmetrics.metrics.trec_gain_walks`: trec_eval's gain-based
+  measures (``Rndcg``, ``binG``, ``ndcg_rel``, ``G``; gain maps are the
+  keyword ``gain_values`` of these and of DCG/NDCG), ``utility`` and
+  ``relstring``, and ranx's Burges DCG;
 * :mod:`~recmetrics.metrics.beyond`: coverage, concentration, novelty,
   popularity, diversity, serendipity, calibration (``book/beyond``);
 * ``_core``: cutoff windows, expectations over tie groups, the policies for

@@ -19,6 +19,23 @@ there has that gain, every other grade ``l >= 0`` the gain ``l``; grade 0
 ideal ranking holds every judged item with a positive gain, in decreasing
 order of gain. Unjudged items (long data frames: items missing from
 ``truth``) have gain 0. trec_eval's discount is ``1 / log2(i + 1)``.
+
+Where the ideal order differs from trec_eval's: trec_eval sorts its levels
+with the comparator ``(int)(gain1 - gain2)`` (``gain_init.c``:
+``comp_rel_gain``), which calls two gains closer than 1 equal. When such
+gains meet, its ideal walk may take them in the wrong order, or stop at a
+gain of 0 before a positive one (``ndcg.1=0.5`` with judged non-relevant
+items: grade 1 never enters the ideal). The ideal here is the decreasing
+order; the measures agree with trec_eval whenever its sort is right (the
+tests check both). trec_eval also accepts a negative level (``ndcg.-1=5``
+gives every retrieved document missing from the qrels the gain 5, never
+in the ideal); negative grades are unjudged items here and cannot be named.
+trec_eval ``ndcg_cut`` has no gain map; ``ndcg(k=..., gain_values=...)``
+applies one at a cutoff (what ir_measures' ``nDCG(gains=...)@k`` computes
+through pytrec_eval, by mapping the qrels' grades first).
+
+The measures ``ndcg_rel`` and ``G`` are in
+:mod:`recmetrics.metrics.trec_gain_walks`.
 """
 
 from __future__ import annotations
