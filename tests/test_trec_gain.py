@@ -672,7 +672,15 @@ def test_command_line_prints_trec_eval_values(tmp_path):
             for i, (d, s) in enumerate(docs.items())
         )
     )
-    names = ["ndcg.1=3,2=5", "Rndcg.1=-1,2=4", "utility.2,-1,0,0", "binG", "Rndcg"]
+    names = [
+        "ndcg.1=3,2=5",
+        "Rndcg.1=-1,2=4",
+        "utility.2,-1,0,0",
+        "binG",
+        "Rndcg",
+        "ndcg_rel.0=1",
+        "G.1=3,3=1",
+    ]
     res = subprocess.run(
         [sys.executable, "-m", "recmetrics", "evaluate", str(qpath), str(rpath), "-m", *names,
          "--convention", "trec_eval", "--per-user", "--format", "json"],

@@ -215,20 +215,24 @@ def _ideal_total(w):
 
 
 def _subset_sums(others):
-    """Per ``m = 0 .. len(others)``: the sums of a random m-subset and their probabilities."""
+    """Every way to pick items of ``others``: ``(m, sum, probability given m)`` as arrays.
+
+    Items of equal gain are alike: a pick is a count per distinct gain;
+    among the ``m``-subsets, ``prod C(c_v, j_v)`` of ``C(len(others), m)``
+    give it.
+    """
     values, counts = np.unique(others, return_counts=True)
-    k = len(others)
-    out = []
-    for m in range(k + 1):
-        sums, probs = [], []
-        for pick in itertools.product(*(range(c + 1) for c in counts)):
-            if sum(pick) != m:
-                continue
-            ways = math.prod(math.comb(int(c), int(j)) for c, j in zip(counts, pick, strict=True))
-            sums.append(float(np.dot(values, pick)))
-            probs.append(ways / math.comb(k, m))
-        out.append((np.array(sums), np.array(probs)))
-    return out
+    picks = np.array(list(itertools.product(*(range(int(c) + 1) for c in counts))))
+    m = picks.sum(axis=1)
+    ways = np.array(
+        [
+            math.prod(math.comb(int(c), int(j)) for c, j in zip(counts, p, strict=True))
+            for p in picks
+        ],
+        dtype=np.float64,
+    )
+    total = np.array([math.comb(len(others), int(x)) for x in m], dtype=np.float64)
+    return m, picks @ values, ways / total
 
 
 @fill_doc
@@ -307,11 +311,8 @@ def trec_g(
         cost = c_cum[off[u] + a0 : off[u] + a0 + s]
         for value in np.unique(gains[gains != 0]):
             others = np.delete(gains, np.flatnonzero(gains == value)[0])
-            dist = _subset_sums(others)
-            e = 0.0
-            for m in range(s):
-                sums, probs = dist[m]
-                e += np.sum(probs * value / np.log2(2.0 + cost[m] - above - sums - value)) / s
+            m, sums, probs = _subset_sums(others)
+            e = np.sum(probs * value / np.log2(2.0 + cost[m] - above - sums - value)) / s
             total[u] += e * np.sum(gains == value)
     norm = np.bincount(w.runs[0], weights=w.runs[1] * w.runs[3], minlength=r.n_users)
     val = np.where(norm > 0, total / np.where(norm > 0, norm, 1.0), 0.0)
