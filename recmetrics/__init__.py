@@ -32,6 +32,10 @@ from .evaluation import compare_conventions, evaluate
 from .inputs.frames import from_frames
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .metrics import beyond
+from .metrics.cascade import err
+from .metrics.cwl import insq, inst
+from .metrics.cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11, sdcg
+from .metrics.infap import infap
 from .metrics.interpolated_precision import iprec_at_recall, precision_11pt
 from .metrics.judged import bpref, judged, unjudged
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
@@ -58,6 +62,7 @@ from .metrics.topn import (
     recall,
     reciprocal_rank,
 )
+from .metrics.trec_counts import num_nonrel_judged_ret, num_q, num_rel, num_rel_ret, num_ret
 from .metrics.trec_gain import bin_g, dcg_burges, ndcg_burges, relstring, rndcg, utility
 from .metrics.trec_gain_walks import ndcg_rel, trec_g
 from .metrics.trec_sets import (
@@ -67,6 +72,7 @@ from .metrics.trec_sets import (
     set_recall,
     set_relative_precision,
 )
+from .metrics.trec_summaries import gm_bpref, gm_map, rprec_mult, set_map
 from .ranking import Ranking, from_gains, from_lists, from_ranks, from_scores
 from .sampled import (
     CORRECTION_METHODS,
@@ -216,6 +222,27 @@ __all__ = [
     "models",
     # statistics
     "stats",
+    # issue 26: trec_eval's geometric means, counts, set_map, Rprec_mult and infAP
+    "gm_map",
+    "gm_bpref",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "num_nonrel_judged_ret",
+    "set_map",
+    "rprec_mult",
+    "infap",
+    # issue 26: cascade measures (ERR) and the C/W/L framework (cwl_eval)
+    "err",
+    "inst",
+    "insq",
+    "nerr8",
+    "nerr9",
+    "nerr10",
+    "nerr11",
+    "bpm",
+    "sdcg",
     # trec_eval's gain-based and utility measures, relstring; ranx's Burges DCG
     "rndcg",
     "bin_g",

@@ -443,6 +443,12 @@ _REFERENCES = {
     "Press, Beijing.",
     "zhou2018": "Zhou, G. et al. (2018). Deep interest network for click-through rate "
     "prediction. Proceedings of KDD 2018, 1059-1068. doi:10.1145/3219819.3219823",
+    # issue 26: trec_eval's summaries and infAP
+    "yilmaz2006": "Yilmaz, E. and Aslam, J. A. (2006). Estimating average precision with "
+    "incomplete and imperfect judgments. Proceedings of CIKM 2006, 102-111. "
+    "doi:10.1145/1183614.1183633",
+    "robertson2006": "Robertson, S. (2006). On GMAP: and other transformations. Proceedings "
+    "of CIKM 2006, 78-83. doi:10.1145/1183614.1183630",
 }
 
 #: Every piece a docstring can name as ``%(name)s``.

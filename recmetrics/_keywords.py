@@ -25,6 +25,11 @@ CONVENTION_KEYWORDS = {
     "score_dtype": None,  # None: the scores as given
     "short_lists": "k",
     "users": None,  # None: 'truth' (long data frames only)
+    # trec_eval's options -M, -l and -J (long data frames only; see
+    # recmetrics.evaluation._trec_options): None/False leaves the frames whole
+    "max_depth": None,  # None: every prediction (trec_eval without -M)
+    "relevance_level": None,  # None: every grade > 0 is relevant (trec_eval's -l 1)
+    "judged_only": False,  # True: Sakai's condensed lists (trec_eval's -J)
 }
 
 # what the keywords left at None mean
@@ -32,5 +37,7 @@ EFFECTIVE = dict(CONVENTION_KEYWORDS, retrieve_nonpositive=True, users="truth")
 
 # Keywords for which a value passed explicitly wins over the preset instead of
 # contradicting it: which users are evaluated is the caller's choice (trec_eval
-# itself has -c for it); the preset only supplies its library's default.
-CALLER_CHOOSES = ("users",)
+# itself has -c for it); the preset only supplies its library's default. The
+# same holds for what is evaluated: the depth (-M), the relevance level (-l)
+# and the condensed lists (-J) are options of trec_eval, not its conventions.
+CALLER_CHOOSES = ("users", "max_depth", "relevance_level", "judged_only")

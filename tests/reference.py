@@ -420,6 +420,25 @@ class Reference:
     lists: bool = True  # computable from ranked lists without a catalogue size (AUC is not)
     reads_judgments: bool = False  # tells judged non-relevant items from unjudged ones
     needs_relevant: bool = True  # undefined (no_relevant) for a user without relevant items
+    aggregate: str = "mean"  # the summary over users: 'mean', 'sum' or 'geometric' (summary)
+
+
+MIN_GEO_MEAN = 0.00001  # trec_eval's floor before the logarithm of gm_map (trec_eval.h)
+
+
+def summary(values, aggregate="mean"):
+    """The summary over users: the mean, trec_eval's sum, or its geometric mean.
+
+    'geometric' is trec_eval's te_calc_avg_meas_s_gm: exp of the mean of
+    log(max(v, MIN_GEO_MEAN)).
+    """
+    values = [float(v) for v in values]
+    if aggregate == "sum":
+        return math.fsum(values)
+    if aggregate == "geometric":
+        logs = [math.log(max(v, MIN_GEO_MEAN)) for v in values]
+        return math.exp(math.fsum(logs) / len(logs))
+    return math.fsum(values) / len(values)
 
 
 # Every ranking metric of the registry (recmetrics/metrics/_registry.py, kind
@@ -651,6 +670,103 @@ REFERENCE.update(
 )
 
 
+# --------------------------------------------------------------- trec_eval's summaries
+# Issue 26: measures whose summary over users is not the plain mean
+# (Reference.aggregate: trec_eval's sum of its counts, the geometric mean of
+# gm_map and gm_bpref), set_map, Rprec_mult_x and infAP. A list holds gains
+# (> 0 relevant, 0 judged non-relevant) and None for an unjudged item.
+def _judged_relevant(gains, rel_gains):
+    return _relevant_gains([g for g in gains if g is not None], rel_gains)
+
+
+def num_ret(gains, rel_gains=None):
+    """trec_eval's num_ret (m_num_ret.c): the length of the list."""
+    return float(len(gains))
+
+
+def num_rel(gains, rel_gains=None):
+    """trec_eval's num_rel (m_num_rel.c): the relevant items, retrieved or not."""
+    return float(len(_judged_relevant(gains, rel_gains)))
+
+
+def num_rel_ret(gains, rel_gains=None):
+    """trec_eval's num_rel_ret (m_num_rel_ret.c): the relevant items of the list."""
+    return float(sum(1 for g in gains if g is not None and g > 0))
+
+
+def num_nonrel_judged_ret(gains, rel_gains=None):
+    """trec_eval's num_nonrel_judged_ret: the judged non-relevant items of the list."""
+    return float(sum(1 for g in gains if g is not None and g <= 0))
+
+
+def num_q(gains, rel_gains=None):
+    """trec_eval's num_q (m_num_q.c): 1 per evaluated query."""
+    return 1.0
+
+
+def set_map(gains, rel_gains=None):
+    """trec_eval's set_map (m_set_map.c): num_rel_ret^2 / (num_ret * num_rel)."""
+    R = _judged_relevant(gains, rel_gains)
+    if len(R) == 0 or len(gains) == 0:
+        return 0.0
+    h = num_rel_ret(gains)
+    return h * h / (len(gains) * len(R))
+
+
+def rprec_mult(gains, multiple=1.0, rel_gains=None):
+    """trec_eval's Rprec_mult (m_Rprec_mult.c): hits@c / c, c = (long) (x * num_rel + 0.9)."""
+    R = _judged_relevant(gains, rel_gains)
+    cut = int(multiple * len(R) + 0.9)
+    if len(R) == 0 or cut == 0:
+        return 0.0
+    return num_rel_ret(gains[:cut]) / cut
+
+
+INFAP_EPSILON = 0.00001
+
+
+def infap(gains, rel_gains=None):
+    """trec_eval's infAP (m_infap.c), with its four kinds of retrieved items.
+
+    Walking down the list: an item not in the pool (None) is skipped; an
+    item in the pool but not judged (a negative gain, trec_eval's grade -1)
+    is counted among the pooled ones; a judged non-relevant one (0) is
+    counted; a relevant one at 0-based position j adds 1 at j = 0, else
+    1/(j+1) + (j/(j+1)) * (X/j) * ((rel + eps) / (rel + nonrel + 2 eps)),
+    X = rel + nonrel + pooled the pooled items above it. The sum is divided
+    by |R| (every other reference reads a negative gain as None).
+    """
+    R = _judged_relevant(gains, rel_gains)
+    if len(R) == 0:
+        return 0.0
+    rel = nonrel = pooled = 0
+    total = 0.0
+    for j, g in enumerate(gains):
+        if g is None:
+            continue
+        if g < 0:
+            pooled += 1
+            continue
+        if g == 0:
+            nonrel += 1
+            continue
+        if j == 0:
+            total += 1.0
+        else:
+            total += 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel + nonrel + pooled) / j) * (
+                (rel + INFAP_EPSILON) / (rel + nonrel + 2 * INFAP_EPSILON)
+            )
+        rel += 1
+    return total / len(R)
+
+
+def _rprec_at(multiple):
+    def fn(gains, rel_gains=None):
+        return rprec_mult(gains, multiple, rel_gains)
+
+    return fn
+
+
 # --------------------------------------------------------------- trec_eval's gain measures
 # trec_eval's m_Rndcg.c, m_binG.c and m_utility.c as plain loops over a list of
 # grades (gain = grade, trec_eval's default; 0 is judged non-relevant), and
@@ -771,6 +887,178 @@ def trec_g(gains, rel_gains=None):
 
 REFERENCE.update(
     {
+        "gm_map": Reference(average_precision, {"ap_denominator": "min"}, aggregate="geometric"),
+        "gm_bpref": Reference(bpref, reads_judgments=True, aggregate="geometric"),
+        "num_q": Reference(num_q, normalised=False, needs_relevant=False, aggregate="sum"),
+        "num_ret": Reference(num_ret, normalised=False, needs_relevant=False, aggregate="sum"),
+        "num_rel": Reference(num_rel, normalised=False, needs_relevant=False, aggregate="sum"),
+        "num_rel_ret": Reference(
+            num_rel_ret, normalised=False, needs_relevant=False, aggregate="sum"
+        ),
+        "num_nonrel_judged_ret": Reference(
+            num_nonrel_judged_ret,
+            normalised=False,
+            needs_relevant=False,
+            reads_judgments=True,
+            aggregate="sum",
+        ),
+        "set_map": Reference(set_map),
+        **{f"rprec_mult_{x / 10:.2f}": Reference(_rprec_at(x / 10)) for x in range(2, 21, 2)},
+        "infap": Reference(infap, reads_judgments=True),
+    }
+)
+
+
+# --------------------------------------------------------------- cascade measures
+def err(gains, k=None, max_grade=4, rel_gains=None):
+    """ERR@k (Chapelle et al. 2009; gdeval.pl's sub err): sum_i R_i / i prod_{j<i} (1 - R_j).
+
+    R = (2^g - 1) / 2^max_grade for the grade g at a position (0 when not relevant).
+    """
+    total, reach = 0.0, 1.0
+    for i, g in enumerate(gains[: _cut(k, len(gains))], start=1):
+        sat = (2.0**g - 1.0) / 2.0**max_grade if g is not None and g > 0 else 0.0
+        total += reach * sat / i
+        reach *= 1.0 - sat
+    return total
+
+
+REFERENCE.update(
+    {
+        "err": Reference(err),
+    }
+)
+
+
+# --------------------------------------------------------------- C/W/L measures
+# cwl_eval (cwl/ruler/measures/cwl_metrics.py): W_i = prod_{j<i} C_j / sum_l prod_{j<l} C_j
+# over max_depth positions (the gains padded with 0), EU = sum_i W_i g_i, with the gain
+# (clip(g, min_grade, max_grade) - min_grade) / (max_grade - min_grade).
+def _cwl_gains(gains, min_grade, max_grade, depth):
+    out = []
+    for g in list(gains)[:depth]:
+        g = 0.0 if g is None else min(max(g, min_grade), max_grade)
+        out.append((g - min_grade) / (max_grade - min_grade))
+    return out + [0.0] * (depth - len(out))
+
+
+def _cwl_eu(gains, cont):
+    """cont(i, g_i, gain_so_far) -> C_i (i 1-based); EU = sum W_i g_i."""
+    reach, total_reach, total, so_far = 1.0, 0.0, 0.0, 0.0
+    for i, g in enumerate(gains, start=1):
+        so_far += g
+        total += reach * g
+        total_reach += reach
+        reach *= cont(i, g, so_far)
+    return total / total_reach
+
+
+def inst(gains, T=1.0, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_inst.py: C_i = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T - gain so far."""
+    g = _cwl_gains(gains, min_grade, max_grade, max_depth)
+    return _cwl_eu(g, lambda i, gi, c: ((i + 2 * T - c - 1) / (i + 2 * T - c)) ** 2)
+
+
+def insq(gains, T=1.0, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_insq.py: C_i = ((i + 2T - 1) / (i + 2T))^2."""
+    g = _cwl_gains(gains, min_grade, max_grade, max_depth)
+    return _cwl_eu(g, lambda i, gi, c: ((i + 2 * T - 1) / (i + 2 * T)) ** 2)
+
+
+REFERENCE.update(
+    {
+        "inst": Reference(inst, monotone=False),
+        "insq": Reference(insq),
+    }
+)
+
+
+def _nerr(gains, cont, min_grade, max_grade, max_depth):
+    g = _cwl_gains(gains, min_grade, max_grade, max_depth)
+    return _cwl_eu(g, cont)
+
+
+def nerr8(gains, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq8: C_i = 1 - g_i for i < k, 0 from position k on."""
+    k = math.inf if k is None else k
+    return _nerr(gains, lambda i, g, c: (1 - g) if i < k else 0.0, min_grade, max_grade, max_depth)
+
+
+def nerr9(gains, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq9: C_i = i / (i + 1) (1 - g_i) for i < k, 0 from position k on."""
+    k = math.inf if k is None else k
+
+    def cont(i, g, c):
+        return i / (i + 1) * (1 - g) if i < k else 0.0
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
+
+
+def nerr10(gains, p=0.9, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq10: C_i = p (1 - g_i)."""
+    return _nerr(gains, lambda i, g, c: p * (1 - g), min_grade, max_grade, max_depth)
+
+
+def nerr11(gains, T=1.0, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_nerr.py NERReq11: C_i = ((i + 2T - 1) / (i + 2T))^2 (1 - g_i)."""
+
+    def cont(i, g, c):
+        return ((i + 2 * T - 1) / (i + 2 * T)) ** 2 * (1 - g)
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
+
+
+def bpm(
+    gains,
+    T=1.0,
+    k=None,
+    hb=None,
+    gain_med=0.5,
+    min_grade=0.0,
+    max_grade=1.0,
+    max_depth=1000,
+    rel_gains=None,
+):
+    """cwl_bpm.py BPMCWLMetric(T, K): C_i = 1 while the gain so far < T and i < K (cost 1).
+
+    With hb (BPMDCWLMetric): T grows by hb (g_i - gain_med) after each item read.
+    """
+    k = math.inf if k is None else k
+    target = [T]
+
+    def cont(i, g, c):
+        go = c < target[0] and i < k
+        if hb is not None:
+            target[0] += hb * (g - gain_med)
+        return 1.0 if go else 0.0
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
+
+
+REFERENCE.update(
+    {
+        "nerr8": Reference(nerr8, monotone=False),
+        "nerr9": Reference(nerr9, monotone=False),
+        "nerr10": Reference(nerr10, monotone=False),
+        "nerr11": Reference(nerr11, monotone=False),
+        "bpm": Reference(bpm, monotone=False),
+    }
+)
+
+
+def sdcg(gains, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=None):
+    """cwl_dcg.py NDCGCWLMetric(k): C_i = log2(i + 1) / log2(i + 2) for i < k, 0 from k on."""
+    k = math.inf if k is None else k
+
+    def cont(i, g, c):
+        return math.log2(i + 1) / math.log2(i + 2) if i < k else 0.0
+
+    return _nerr(gains, cont, min_grade, max_grade, max_depth)
+
+
+REFERENCE.update(
+    {
+        "sdcg": Reference(sdcg),
         "ndcg_rel": Reference(ndcg_rel),
         "trec_g": Reference(trec_g),
         "rndcg": Reference(rndcg),

@@ -117,9 +117,10 @@ BAD_VALUES = {
     cli._probability: ["0", "1", "1.5", "-0.1", "nan", "inf", "x", ""],
     cli._log_base: ["1", "0.5", "0", "-2", "nan", "inf", "x", ""],
     cli._name: [""],
+    cli._level: ["0", "-1", "nan", "inf", "x", ""],
     cli._measure: ["nosuch@10", "ndcg@0", "P_0", "P.x", "", "novelty@10", "auc@10"],
 }
-FILE_OPTIONS = {"qrels"}  # a path: a bad one is a bad file (exit 1), tested below
+FILE_OPTIONS = {"qrels", "zscores"}  # a path: a bad one is a bad file (exit 1), tested below
 
 
 def _bad_cases():
@@ -157,7 +158,7 @@ def test_every_option_is_swept():
 @pytest.mark.parametrize("command, option, value", list(_bad_cases()))
 def test_bad_option_value_exits_2(files, command, option, value):
     res = in_process(*_base(command, files), option, value)
-    assert_usage_error(res, command, f"argument {option}" if option != "--measures" else "-m")
+    assert_usage_error(res, command, f"{option}: ")  # "argument -M/--max-depth: ..."
 
 
 @pytest.mark.parametrize(

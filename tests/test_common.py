@@ -177,6 +177,8 @@ VALID = {
     rm.models.als: ((TRAIN,), {"regularization": 0.05, "alpha": 1.0, "seed": 0}),
     # the function behind the registry's iprec_at_recall_x names, one per level
     rm.iprec_at_recall: ((Y_TRUE, Y_SCORE), {"recall_level": 0.5}),
+    # the function behind the registry's rprec_mult_x names, one per multiple
+    rm.rprec_mult: ((Y_TRUE, Y_SCORE), {"multiple": 1.2}),
     # trec_eval's relstring: one string per user, not a registry metric
     rm.relstring: ((Y_TRUE, Y_SCORE), {"k": 3}),
 }

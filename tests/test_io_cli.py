@@ -25,6 +25,7 @@ import pytest
 import recmetrics as rm
 from recmetrics import cli, io
 from recmetrics.cli import trec_measures
+from recmetrics.cli._trec_groups import trec_order
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -139,8 +140,9 @@ def test_cli_matches_trec_eval_per_query_and_mean(trec_files):
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     lines = [line.split() for line in res.stdout.splitlines()]
-    assert [f[0] for f in lines] == labels and {f[1] for f in lines} == {"all"}
-    for (label, _, value), m in zip(lines, labels, strict=True):
+    # in trec_eval's order (measures.c), whatever the order of -m
+    assert [f[0] for f in lines] == trec_order(labels) and {f[1] for f in lines} == {"all"}
+    for (label, _, value), m in zip(lines, trec_order(labels), strict=True):
         assert float(value) == pytest.approx(expected[m].mean(), abs=1e-11), label
 
 
@@ -669,3 +671,175 @@ def test_writers_write_through_a_pipe(tmp_path):
     reader.join(timeout=60)
     assert got == ["u1 0 a 1\nu1 0 b 1\nu2 0 c 1\n"]
     assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+
+
+# --------------------------------------------------------------------------
+# trec_eval's options: -J, -l, -M, -c, -q, -Z, and its measure groups
+TREC_OPTION_MEASURES = ["P.5", "P.10", "recall.20", "map", "ndcg", "ndcg_cut.10", "recip_rank",
+                        "Rprec", "bpref", "set_F", "success.5",
+                        "infAP", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret",
+                        ]  # fmt: skip
+
+
+def _per_query(res, labels):
+    assert res.returncode == 0, res.stderr
+    return pd.DataFrame(json.loads(res.stdout)).T[labels].astype(float)
+
+
+@pytest.mark.crosslib
+@pytest.mark.parametrize(
+    "options, kwargs",
+    [
+        (["-J"], {"judged_docs_only_flag": True}),
+        (["--judged-only"], {"judged_docs_only_flag": True}),
+        (["-l2"], {"relevance_level": 2}),
+        (["--relevance-level", "3"], {"relevance_level": 3}),
+        (["-J", "-l", "2"], {"judged_docs_only_flag": True, "relevance_level": 2}),
+    ],
+)
+def test_cli_trec_eval_options_match_pytrec_eval(trec_files, options, kwargs):
+    """-J (Sakai's condensed lists) and -l on tied scores and negative grades, per query."""
+    qpath, rpath = trec_files
+    qrels, run = {}, {}
+    for line in Path(qpath).read_text().splitlines():
+        q, _, d, g = line.split()
+        qrels.setdefault(q, {})[d] = int(g)
+    for line in Path(rpath).read_text().splitlines():
+        q, _, d, _, s, _ = line.split()
+        run.setdefault(q, {})[d] = float(s)
+    names = {m.split(".")[0] for m in TREC_OPTION_MEASURES} | {"ndcg_cut", "P", "success"}
+    expected = pd.DataFrame(pytrec_eval.RelevanceEvaluator(qrels, names, **kwargs).evaluate(run)).T
+    labels = [m.replace(".", "_", 1) for m in TREC_OPTION_MEASURES]
+    got = _per_query(
+        in_process("evaluate", qpath, rpath, "-m", *TREC_OPTION_MEASURES, "--convention",
+                   "trec_eval", "-q", "--format", "json", *options),
+        labels,
+    )  # fmt: skip
+    assert sorted(got.index) == sorted(expected.index)
+    for label in labels:
+        np.testing.assert_allclose(
+            got[label], expected.loc[got.index, label], rtol=0, atol=1e-12, err_msg=label
+        )
+
+
+def test_cli_max_depth_is_the_truncated_run(tmp_path, trec_files):
+    """-M N: each query's first N documents in trec_eval's order, as if the run held no more."""
+    qpath, rpath = trec_files
+    run = io.read_trec_run(rpath)
+    # trec_eval's order: score (single precision, as the trec_eval convention), then id decreasing
+    run["s32"] = run["score"].astype(np.float32)
+    run = run.sort_values(["user", "s32", "item"], ascending=[True, False, False])
+    short = run.groupby("user").head(7).drop(columns="s32")
+    io.write_trec_run(short, tmp_path / "short.txt", tag="run")
+    args = ["-m", *TREC_OPTION_MEASURES, "--convention", "trec_eval", "-q", "--format", "json"]
+    labels = [m.replace(".", "_", 1) for m in TREC_OPTION_MEASURES]
+    cut = _per_query(in_process("evaluate", qpath, rpath, "-M7", *args), labels)
+    long = _per_query(in_process("evaluate", qpath, rpath, "--max-depth", "7", *args), labels)
+    whole = _per_query(in_process("evaluate", qpath, tmp_path / "short.txt", *args), labels)
+    pd.testing.assert_frame_equal(cut, whole)
+    pd.testing.assert_frame_equal(long, whole)
+    full = _per_query(in_process("evaluate", qpath, rpath, *args), labels)
+    assert not full.equals(cut)
+
+
+def test_cli_complete_and_short_spellings(trec_files, tmp_path):
+    qpath, rpath = trec_files
+    base = ["evaluate", qpath, rpath, "-m", "map", "P.5", "--convention", "trec_eval"]
+    c = in_process(*base, "-c", "-q", "--format", "json")
+    users = in_process(*base, "--users", "truth", "--per-user", "--format", "json")
+    assert c.returncode == 0 and c.stdout == users.stdout
+    per_query = json.loads(c.stdout)
+    assert "q999" in per_query and per_query["q999"]["map"] == 0.0  # judged, not retrieved
+    res = in_process(*base, "--complete", "--users", "both")
+    assert res.returncode == 2 and "--users both" in res.stderr
+    # -Z: z-scores from a file of means and standard deviations, trec_eval's lines
+    zfile = tmp_path / "z.txt"
+    zfile.write_text("q000 map 0.5 0.25\nq001 map 0.1 0\n")
+    res = in_process(*base, "-q", "--format", "trec", "-Z", zfile)
+    lines = dict(
+        ((f[0].strip(), f[1]), f[2]) for f in (line.split("\t") for line in res.stdout.splitlines())
+    )
+    values = json.loads(users.stdout)
+    assert lines[("Zmap", "q000")] == f"{(values['q000']['map'] - 0.5) / 0.25:6.4f}"
+    assert lines[("ZP_5", "q000")] == "-1000000.0000"  # not in the file
+    assert ("Zmap", "all") in lines
+    bad = tmp_path / "bad.txt"
+    bad.write_text("q000 map 0.5\n")
+    res = in_process(*base, "-Z", bad)
+    assert res.returncode == 1 and "line 1" in res.stderr
+
+
+def test_cli_measure_groups(trec_files):
+    """-m official / set / all_trec: trec_eval's groups, printed as trec_eval prints them."""
+    qpath, rpath = trec_files
+    res = in_process("evaluate", qpath, rpath, "-m", "official", "--convention", "trec_eval",
+                     "--format", "trec")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0] == f"{'runid':<22}\tall\trun"
+    assert lines[1].startswith(f"{'num_q':<22}\tall\t") and lines[1].split("\t")[2].isdigit()
+    labels = [line.split("\t")[0].strip() for line in lines]
+    assert labels[2:][:3] == ["map", "Rprec", "bpref"] or "map" in labels
+    assert labels.index("map") < labels.index("recip_rank") < labels.index("P_5")
+    res = in_process("evaluate", qpath, rpath, "-m", "set", "P.5", "--convention",
+                     "trec_eval", "--format", "csv")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    rows = [row.split(",")[0] for row in res.stdout.splitlines()[1:]]
+    assert {"set_P", "set_recall", "set_relative_P", "set_F", "P_5"} <= set(rows)
+
+
+# issue 26: trec_eval's measures whose summary is not the mean (num_* summed, gm_* geometric),
+# set_map, Rprec_mult and infAP, per query and in trec_eval's 'all' line
+TREC_SUMMARY_MEASURES = [
+    "gm_map", "gm_bpref", "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret",
+    "set_map", "Rprec_mult.0.2,1.0,2.0", "infAP",
+]  # fmt: skip
+TREC_SUMMARY_LABELS = [
+    "gm_map", "gm_bpref", "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret",
+    "set_map", "Rprec_mult_0.20", "Rprec_mult_1.00", "Rprec_mult_2.00", "infAP",
+]  # fmt: skip
+
+
+@pytest.mark.crosslib
+def test_cli_trec_summaries_match_trec_eval(trec_files):
+    """Per query and in the 'all' line, against pytrec_eval, on qrels with grade -1 lines.
+
+    trec_eval's infAP reads a qrels grade -1 as pooled but unjudged (counted
+    among the pooled documents), every other measure as unjudged. gm_* per
+    query are the measures they summarise (trec_eval prints them in the
+    summary only; pytrec_eval returns log(max(v, 1e-5))).
+    """
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qpath, rpath = trec_files
+    assert any(int(line.split()[3]) < 0 for line in Path(qpath).read_text().splitlines())
+    keys = ["gm_map", "gm_bpref", "map", "bpref", "Rprec_mult", *TREC_SUMMARY_LABELS]
+    expected = pytrec(qpath, rpath, [k for k in dict.fromkeys(keys) if k != "Rprec_mult_0.20"])
+    res = in_process(
+        "evaluate", qpath, rpath, "-m", *TREC_SUMMARY_MEASURES, "--convention", "trec_eval",
+        "--per-user", "--format", "json",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    # num_q is the command line's count of the queries (trec_eval prints it
+    # in the summary only): it is no per-query column
+    per_query = [label for label in TREC_SUMMARY_LABELS if label != "num_q"]
+    got = pd.DataFrame(json.loads(res.stdout)).T[per_query]
+    assert sorted(got.index) == sorted(expected.index)
+    got = got.loc[expected.index].astype(float)
+    per_topic = {"gm_map": "map", "gm_bpref": "bpref"}
+    for label in per_query:
+        want = expected[per_topic.get(label, label)].astype(float)
+        np.testing.assert_allclose(got[label], want, rtol=0, atol=1e-12, err_msg=label)
+    np.testing.assert_allclose(
+        np.log(np.maximum(got["gm_map"], 1e-5)), expected["gm_map"], rtol=0, atol=1e-12
+    )
+    res = in_process(
+        "evaluate", qpath, rpath, "-m", *TREC_SUMMARY_MEASURES, "--convention", "trec_eval",
+        "--format", "trec", "--digits", "12",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    rows = [line.split() for line in res.stdout.splitlines()]
+    assert sorted(f[0] for f in rows) == sorted(TREC_SUMMARY_LABELS)
+    for label, _, value in rows:
+        values = list(expected[label].astype(float))
+        want = pytrec_eval.compute_aggregated_measure(label, values)
+        assert float(value) == pytest.approx(want, rel=1e-11, abs=1e-11), label

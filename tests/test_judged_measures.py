@@ -28,8 +28,12 @@ CUTOFFS = (None, 1, 2, 3, 5, 10)
 
 # --------------------------------------------------------------------------
 # long frames: explicit judgments
-def _frames(seed, n_users=6, n_items=7, n_values=3):
+def _frames(seed, n_users=6, n_items=7, n_values=3, pooled=False):
     """Truth with relevant (1, 2) and judged non-relevant (0) rows; runs with unjudged items.
+
+    ``pooled=True``: some items of each user are in the pool but not judged
+    (grade -1, a row of truth), from a second generator (the other rows are
+    the same).
 
     Users by ``u % 6``: 0 has judged non-relevant rows only, 1 no judged
     non-relevant row (N = 0), 2 an empty run; the others are random. Item ids
@@ -37,6 +41,7 @@ def _frames(seed, n_users=6, n_items=7, n_values=3):
     order. Few score values: many ties.
     """
     rng = np.random.default_rng(seed)
+    pool_rng = np.random.default_rng([seed, 1])
     truth, run = [], []
     for u in range(n_users):
         kind = u % 6
@@ -49,6 +54,10 @@ def _frames(seed, n_users=6, n_items=7, n_values=3):
         elif not grades.any():
             grades[0] = 1
         truth += [(f"u{u}", f"d{i:03d}", int(g)) for i, g in zip(judged, grades, strict=True)]
+        if pooled:
+            rest = np.setdiff1d(np.arange(n_items), judged)
+            sampled = rest[pool_rng.random(rest.size) < 0.5]
+            truth += [(f"u{u}", f"d{i:03d}", -1) for i in sampled]
         if kind != 2:
             listed = rng.permutation(n_items)[: rng.integers(1, n_items + 1)]
             scores = rng.integers(0, n_values, listed.size) / 4.0
@@ -84,7 +93,7 @@ def _brute_force(truth, run, uid, ties, fn, **kw):
     """The reference measure of one user, averaged over the orders the policy allows."""
     grade = dict(truth.loc[truth.user == uid, ["item", "rel"]].itertuples(index=False))
     rows = [
-        (i, s, grade.get(i))  # None: unjudged
+        (i, s, _unjudged_if_pooled(grade.get(i), fn))  # None: unjudged
         for i, s in run.loc[run.user == uid, ["item", "score"]].itertuples(index=False)
     ]
     rel_gains = [g for g in grade.values() if g > 0]
@@ -94,10 +103,18 @@ def _brute_force(truth, run, uid, ties, fn, **kw):
     return float(np.mean(values)) if values else fn([], **kw)
 
 
+def _unjudged_if_pooled(grade, fn):
+    """A pooled-but-unjudged grade (< 0) is None (unjudged) for every reference but infAP's."""
+    if grade is None or grade >= 0 or fn is ref.infap:
+        return grade
+    return None
+
+
 @pytest.mark.parametrize("ties", TIE_POLICIES)
+@pytest.mark.parametrize("pooled", [False, True])
 @pytest.mark.parametrize("seed", range(8))
-def test_frames_equal_brute_force(ties, seed):
-    truth, run = _frames(seed)
+def test_frames_equal_brute_force(ties, seed, pooled):
+    truth, run = _frames(seed, pooled=pooled)
     r = rm.from_frames(truth, run, relevance="rel", ties=ties)
     got = rm.bpref(r, per_user=True, no_relevant="zero")
     for uid in r.user_ids:

@@ -124,6 +124,7 @@ def test_judged_nonrelevant_rows_change_no_metric(ties, seed):
     # every metric that does not read the judgments (bpref, judged, unjudged and
     # rbp_residual do)
     reads_judgments = ("bpref", "judged", "unjudged", "rbp_residual")
+    reads_judgments += ("gm_bpref", "num_nonrel_judged_ret", "infap")  # issue 26
     names = [
         f"{m}@3" if _registry.get(m).takes_cutoff else m
         for m in _registry.ranking_names()

@@ -206,7 +206,9 @@ def test_per_user_has_one_value_per_user_and_its_index(name, kw):
     per_user = fn(y_true, y_score, per_user=True, **kw)
     assert isinstance(per_user, np.ndarray) and per_user.shape == (N_USERS,)
     defined = ~np.isnan(per_user)
-    assert fn(y_true, y_score, **kw) == pytest.approx(per_user[defined].mean(), abs=TOL)
+    aggregate = _registry.get(name).aggregate  # the mean, or trec_eval's sum or geometric mean
+    summary = ref.summary(per_user[defined], aggregate)
+    assert fn(y_true, y_score, **kw) == pytest.approx(summary, abs=TOL)
     truth, predictions = _frames(y_true, y_score, shuffle=2)
     series = fn(rm.from_frames(truth, predictions, relevance="grade"), per_user=True, **kw)
     assert isinstance(series, pd.Series)

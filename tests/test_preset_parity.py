@@ -443,12 +443,26 @@ TREC_MEASURES = {
     "relative_precision": "relative_P",
     **{f"iprec_at_recall_{x / 10:.2f}": f"iprec_at_recall_{x / 10:.2f}" for x in range(11)},
     "precision_11pt": "11pt_avg",
+    # issue 26: summed and geometric summaries, set_map, Rprec_mult, infAP
+    "gm_map": "gm_map",
+    "gm_bpref": "gm_bpref",
+    "num_q": "num_q",
+    "num_ret": "num_ret",
+    "num_rel": "num_rel",
+    "num_rel_ret": "num_rel_ret",
+    "num_nonrel_judged_ret": "num_nonrel_judged_ret",
+    "set_map": "set_map",
+    **{f"rprec_mult_{x / 10:.2f}": f"Rprec_mult_{x / 10:.2f}" for x in range(2, 21, 2)},
+    "infap": "infAP",
     "rndcg": "Rndcg",
     "bin_g": "binG",
     "utility": "utility",
     "ndcg_rel": "ndcg_rel",
     "trec_g": "G",
 }
+# trec_eval's gm_* measures print only a summary; pytrec_eval returns log(max(v, 1e-5)) per
+# query. The per-user values compared are those of the measure they summarise.
+TREC_PER_TOPIC = {"gm_map": "map", "gm_bpref": "bpref"}
 
 
 def _trec_name(name):
@@ -472,13 +486,17 @@ def trec_eval_results(data):
         for u, i, s in pred[["user", "item", "score"]].itertuples(index=False):
             run.setdefault(u, {})[i] = float(s)
         names = dict(_trec_name(m) for m in metrics_of("trec_eval"))
-        res = pytrec_eval.RelevanceEvaluator(qrels, set(names)).evaluate(run)
-        per_user = {}
+        asked = set(names) | set(TREC_PER_TOPIC.values())
+        res = pytrec_eval.RelevanceEvaluator(qrels, asked).evaluate(run)
+        per_user, mean = {}, {}
         for name in metrics_of("trec_eval"):
             key = _trec_name(name)[1]
-            per_user[name] = {u: float(v[key]) for u, v in res.items()}
-        # trec_eval's summary ("all") is the mean over the queries it evaluated
-        mean = {n: float(np.mean(list(v.values()))) for n, v in per_user.items()}
+            per_topic = TREC_PER_TOPIC.get(key, key)
+            per_user[name] = {u: float(v[per_topic]) for u, v in res.items()}
+            # trec_eval's summary ("all"): the mean over the queries it evaluated, the sum
+            # of the num_* counts, the geometric mean of gm_* (pytrec_eval's own rule)
+            values = [float(v[key]) for v in res.values()]
+            mean[name] = float(pytrec_eval.compute_aggregated_measure(key, values))
         out[f"trec_eval/{case}"] = {"mean": mean, "per_user": per_user}
     return out
 

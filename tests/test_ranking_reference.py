@@ -82,6 +82,7 @@ class Spec:
         # fn: the registry's function (None: recmetrics.<name>); lists: whether
         # it can be called on ranked lists without a catalogue size
         self.fn, self.lists = fn, lists
+        self.aggregate = "mean"  # the summary over users (a registry spec: its reference's)
         if ref_kw is None:
             ref_kw = {("idcg_form" if key == "idcg" else key): v for key, v in kw.items()}
         self.ref_kw = ref_kw
@@ -178,6 +179,7 @@ def registry_specs():
                 **kw,
             )
             spec.needs_relevant = reference.needs_relevant
+            spec.aggregate = reference.aggregate
             specs.append(spec)
     return specs
 
@@ -436,7 +438,7 @@ def test_list_form_batch(graded):
         expected = [spec.ref(*ref.gains_from_list(r, s)) for r, s in users]
         got = spec.rm(recs, rels, per_user=True)
         assert_close(got, expected, f"{spec} recs={recs} rels={rels}")
-        assert spec.rm(recs, rels) == pytest.approx(np.mean(expected), abs=TOL)
+        assert spec.rm(recs, rels) == pytest.approx(ref.summary(expected, spec.aggregate), abs=TOL)
 
 
 def test_list_form_auc_with_catalogue():
@@ -683,9 +685,11 @@ def test_no_relevant_policies():
         assert np.isnan(skip[0])
         assert_close(skip[1:], expected[1:], repr(spec))
         assert spec.rm(y_true, y_score, no_relevant="skip") == pytest.approx(
-            expected[1:].mean(), abs=TOL
+            ref.summary(expected[1:], spec.aggregate), abs=TOL
         )
-        assert spec.rm(y_true, y_score) == pytest.approx(expected.mean(), abs=TOL)
+        assert spec.rm(y_true, y_score) == pytest.approx(
+            ref.summary(expected, spec.aggregate), abs=TOL
+        )
         with pytest.raises(ValueError):
             spec.rm(y_true, y_score, no_relevant="raise")
         assert spec.rm([0, 0, 0]) == 0.0

@@ -13,9 +13,13 @@ compression still follows the name: ``.gz``, ``.bz2``, ``.xz``, ``.zst``).
 Measures are the names of :func:`recmetrics.evaluate` (``ndcg@10``) or
 trec_eval's own (``ndcg_cut_10``, ``P_10``, ``P.10``, ``map``,
 ``recip_rank``; a family name such as ``P`` stands for trec_eval's default
-cutoffs), so that trec_eval's measure lists carry over (trec_eval's other
-options, such as ``-q`` or ``-c``, are spelled ``--per-user`` and ``--users
-truth`` here).
+cutoffs; trec_eval's groups ``all_trec``, ``official`` and ``set`` stand for
+their measures), so that trec_eval's measure lists carry over. trec_eval's
+options have their short spelling too: ``-q`` (``--per-user``), ``-c``
+(``--complete``, the same as ``--users truth``), ``-M N`` (``--max-depth``),
+``-l N`` (``--relevance-level``), ``-J`` (``--judged-only``: Sakai's condensed
+lists) and ``-Z FILE`` (``--zscores``); ``--format trec`` prints trec_eval's
+lines (``measure  query  value``, then ``all``).
 
 An empty input (no line, blank lines only, or a table without rows) is an
 error, as trec_eval refuses an empty qrels or results file: an empty run is
@@ -36,6 +40,7 @@ traceback.
 # private names that tests read, importable here as before
 from ._checks import _count as _count
 from ._checks import _digits as _digits
+from ._checks import _level as _level
 from ._checks import _log_base as _log_base
 from ._checks import _measure as _measure
 from ._checks import _name as _name

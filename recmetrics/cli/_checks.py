@@ -15,7 +15,12 @@ from pathlib import Path
 
 from ._files import _format
 from ._keyword_options import _KEYWORD_OPTIONS
+from ._trec_groups import RUNID, group_members
 from ._trec_names import trec_measures
+
+# trec_eval's lines that are no measure of the registry: the run's tag and the
+# number of queries evaluated, written by the command line itself (trec format)
+_SPECIAL = (RUNID, "num_q")
 
 # ---------------------------------------------------------------------------
 # option values: each type raises argparse.ArgumentTypeError, which argparse
@@ -69,6 +74,11 @@ def _log_base(text):
     return _real(text, "a finite number > 1", lambda v: v > 1.0)
 
 
+def _level(text):
+    """A relevance level: a finite number > 0 (the lowest relevant grade)."""
+    return _real(text, "a finite number > 0", lambda v: v > 0.0)
+
+
 def _name(text):
     """A column or run name: a non-empty string."""
     if not text:
@@ -77,9 +87,11 @@ def _name(text):
 
 
 def _measure(text):
-    """A measure name, ours or trec_eval's, that the command line can compute."""
+    """A measure name, ours or trec_eval's (or a trec_eval group), that the CLI computes."""
     from ..metrics import _registry
 
+    if text in _SPECIAL or group_members(text) is not None:
+        return text
     try:
         for _, metric in trec_measures(text):
             spec, _, _ = _registry.parse_with_keywords(metric)
@@ -111,6 +123,13 @@ def _check_usage(args):
 
     if args.score is not None and args.rank is not None:
         raise ValueError("give --score or --rank, not both")
+    if args.complete:  # trec_eval's -c: every query of the qrels
+        if args.users not in (None, "truth"):
+            raise ValueError(
+                f"--complete (-c) evaluates every query of the qrels, as --users truth; it "
+                f"contradicts --users {args.users}"
+            )
+        args.users = "truth"
     if args.user == args.item:
         raise ValueError(f"--user and --item name the same column {args.user!r}")
     labelled = _measures(args)
@@ -163,18 +182,53 @@ def _check_usage(args):
 
 
 def _measures(args):
+    """The (label, metric) pairs asked for; sets ``args.special`` and ``args.skipped``.
+
+    A trec_eval group (``all_trec``, ``official``, ``set``) stands for its
+    measures in trec_eval's printing order, less those asked for already
+    and those the package does not compute yet (``args.skipped``, named on
+    standard error).
+    """
+    from .. import conventions
+    from ..metrics import _registry
+
     if args.measures:
         names = args.measures
     elif args.convention == "trec_eval":
         names = ["map", "P_10", "recall_10", "ndcg_cut_10", "recip_rank"]
     else:
         names = ["ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10"]
-    labelled = [pair for name in names for pair in trec_measures(name)]
+    explicit = [pair for name in names if group_members(name) is None and name not in _SPECIAL
+                for pair in trec_measures(name)]  # fmt: skip
     seen = set()
-    for label, _ in labelled:
+    for label, _ in explicit:
         if label in seen:
             raise ValueError(f"measure {label!r} is asked for twice")
         seen.add(label)
+    labelled, special, skipped = [], [], []
+    for name in names:
+        members = group_members(name)
+        if members is None and name not in _SPECIAL:
+            labelled += trec_measures(name)
+            continue
+        for family in [name] if members is None else members:
+            if family in _SPECIAL:
+                special += [] if family in special else [family]
+                continue
+            try:
+                pairs = trec_measures(_measure(family))
+                for _, metric in pairs:
+                    spec, k, _ = _registry.parse_with_keywords(metric)
+                    if args.convention is not None:
+                        conventions.check_supported(args.convention, spec.name, k)
+            except (ValueError, TypeError, argparse.ArgumentTypeError):
+                skipped.append(family)
+                continue
+            labelled += [pair for pair in pairs if pair[0] not in seen]
+            seen.update(label for label, _ in pairs)
+    args.special, args.skipped = special, skipped
+    if not labelled:
+        raise ValueError("no measure to compute: -m names none that recmetrics computes")
     return labelled
 
 

@@ -89,8 +89,6 @@ def _read_inputs(truth_path, run_path, args):
         )
     if t_fmt != "trec" and relevance is not None:
         _table_numbers(truth, relevance, truth_path)
-    if relevance is not None:
-        truth = _trec_grades(truth, user, relevance)
     if r_fmt == "trec":
         run = read_trec_run(run_path, progress=args.progress)
         run = run.rename(columns={"user": user, "item": item})
@@ -117,6 +115,8 @@ def _evaluate_file(truth_path, run_path, args, users, per_user):
     _check_file(truth_path, "QRELS")
     _check_file(run_path, "RUN")
     truth, run, user, item, relevance, score, rank = _read_inputs(truth_path, run_path, args)
+    # trec_eval's runid: the tag of the run's first line (a TREC run; else its file name)
+    args.run_tag = str(run["tag"].iloc[0]) if "tag" in run else Path(run_path).name
     keywords = {k: getattr(args, k) for k in _KEYWORD_OPTIONS if getattr(args, k) is not None}
     try:
         table = evaluate(
@@ -142,22 +142,3 @@ def _evaluate_file(truth_path, run_path, args, users, per_user):
     else:
         table.index = labels
     return table
-
-
-def _trec_grades(truth, user, relevance):
-    """Grades read as trec_eval reads them: 0 judged non-relevant, below 0 unjudged.
-
-    A negative grade is trec_eval's "not in the pool": the document counts as
-    unjudged (bpref, judged@k skip it), while its query is still evaluated.
-    Those rows are dropped, except one per query that has no other row,
-    kept at grade 0 so that the query stays evaluated (it has no relevant
-    document either way: bpref and every other measure give it 0).
-    """
-    negative = truth[relevance] < 0
-    if not negative.any():
-        return truth
-    only_negative = ~truth[user].isin(truth.loc[~negative, user])
-    keep = ~negative | (only_negative & ~truth[user].duplicated())
-    truth = truth[keep].copy()
-    truth[relevance] = truth[relevance].clip(lower=0)
-    return truth

@@ -28,9 +28,17 @@ _NOT_OPTIONS = (
 # (or a type of its own in the parser, as log_base)
 _KEYWORD_OPTIONS = tuple(name for name in CONVENTION_KEYWORDS if name not in _NOT_OPTIONS)
 
+# trec_eval's options among them, with trec_eval's short spelling: they take
+# a number (or nothing: -J), not one of the values of _keyword_choices()
+_TREC_SHORT = {"max_depth": "-M", "relevance_level": "-l", "judged_only": "-J"}
+
 
 def _keyword_choices():
-    """The values each convention keyword takes (those recmetrics.evaluate checks)."""
+    """The values each convention keyword takes (those recmetrics.evaluate checks).
+
+    ``log_base`` and trec_eval's options (:data:`_TREC_SHORT`) take numbers
+    instead, each with its own type in the parser.
+    """
     from ..evaluation import SCORE_DTYPES as _SCORE_DTYPES
     from ..metrics._core import NO_RELEVANT_POLICIES
     from ..metrics.ndcg import DISCOUNTS, GAINS, IDCG_MODES

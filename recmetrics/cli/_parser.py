@@ -9,13 +9,14 @@ from ._checks import (
     _MAX_DIGITS,
     _count,
     _digits,
+    _level,
     _log_base,
     _measure,
     _name,
     _probability,
     _seed,
 )
-from ._keyword_options import _KEYWORD_OPTIONS, _keyword_choices
+from ._keyword_options import _KEYWORD_OPTIONS, _TREC_SHORT, _keyword_choices
 from .cmd_compare import _cmd_compare
 from .cmd_evaluate import _cmd_evaluate
 
@@ -24,23 +25,30 @@ examples:
   recmetrics evaluate qrels.txt run.txt -m ndcg_cut_10 map P_10 --convention trec_eval
   recmetrics evaluate truth.csv predictions.parquet -m ndcg@10 recall@20 --relevance grade
   recmetrics evaluate qrels.txt run.txt -m P --per-user --format csv > per_query.csv
+  recmetrics evaluate qrels.txt run.txt --convention trec_eval -m all_trec -q -c -M 100
 
 measures: names of recmetrics.evaluate (precision@10, recall@10, map@10, map,
   ndcg@10, mrr, hr@10, auc, ...) or trec_eval's (P_10 or P.10, recall_10,
   map, map_cut_10, ndcg, ndcg_cut_10, recip_rank, success_10; P, recall,
-  map_cut, ndcg_cut and success alone give trec_eval's default cutoffs).
-  Results are labelled as the measures are written.
+  map_cut, ndcg_cut and success alone give trec_eval's default cutoffs;
+  P.5,10 gives P_5 and P_10). trec_eval's groups all_trec, official and set
+  stand for their measures (those recmetrics does not compute yet are named
+  on standard error and left out). Results are labelled as the measures
+  are written.
 
 users: by default the convention's (trec_eval: 'both', the queries in the
   qrels and in the run, as trec_eval without -c; lenskit: 'predictions';
   recommenders: 'both' for precision, recall and map); otherwise 'truth'
-  (every judged user; one without predictions scores 0). trec_eval's -q is
-  --per-user, its -c is --users truth.
+  (every judged user; one without predictions scores 0). trec_eval's options
+  are spelled as in trec_eval too: -q (--per-user), -c (--complete, which is
+  --users truth), -M N, -l N, -J and -Z FILE.
 
 inputs: a TREC run is ordered by its scores (as trec_eval does); --rank rank
   evaluates the ranks written in it instead. As in trec_eval, in qrels
   files and tables alike, grades below 1 carry no gain: 0 is judged
-  non-relevant, a negative grade is unjudged (its query is still evaluated).
+  non-relevant, a negative grade is in the pool but not judged (unjudged for
+  every measure but infAP, which counts it among the pooled documents; its
+  query is still evaluated).
   Beside a TREC file, a table's id columns are read as text. The
   format is told by the file name unless --truth-format/--run-format says
   it; .gz, .bz2, .xz and .zst files are decompressed. An empty file (no
@@ -96,7 +104,16 @@ def _parser():
     ev.add_argument("qrels", metavar="QRELS", help="the truth: TREC qrels or a table")
     ev.add_argument("run", metavar="RUN", help="the predictions: TREC run or a table")
     _add_common(ev, ("table", "csv", "json", "latex", "trec"), choices)
-    ev.add_argument("--per-user", action="store_true", help="one row per user, not the means")
+    ev.add_argument(
+        "-q", "--per-user", action="store_true",
+        help="one row per user, not the means (trec_eval's -q)",
+    )  # fmt: skip
+    ev.add_argument(
+        "-Z", "--zscores", metavar="FILE",
+        help="print z-scores, (value - mean) / std, with the mean and standard deviation of "
+        "each query and measure read from FILE ('query measure mean std' lines), as "
+        "trec_eval's -Z does (get_zscores.c, convert_zscores.c)",
+    )  # fmt: skip
     ev.set_defaults(handler=_cmd_evaluate, subparser=ev)
 
     cp = sub.add_parser(
@@ -178,9 +195,20 @@ def _add_common(p, formats, choices):
         "convention keywords (as in recmetrics.evaluate; default: the package's, or the "
         "--convention's)"
     )
+    t = p.add_argument_group(
+        "trec_eval's options (as in recmetrics.evaluate, which names them max_depth, "
+        "relevance_level, judged_only and users='truth'; long spellings or trec_eval's short ones)"
+    )
+    t.add_argument(
+        "-c", "--complete", action="store_true",
+        help="evaluate every query of the qrels, a query missing from the run scoring 0 "
+        "(trec_eval's -c; the same as --users truth)",
+    )  # fmt: skip
     for name in _KEYWORD_OPTIONS:
         flag = "--" + name.replace("_", "-")
-        if name == "log_base":
+        if name in _TREC_SHORT:
+            _add_trec_option(t, name, flag)
+        elif name == "log_base":
             k.add_argument(flag, dest=name, type=_log_base, metavar="BASE",
                            help="base of the log discount, > 1 (package default: "
                            f"{CONVENTION_KEYWORDS[name]:g})")  # fmt: skip
@@ -202,3 +230,26 @@ def _add_common(p, formats, choices):
         "csv and json carry every digit",
     )
     p.add_argument("--progress", action="store_true", help="progress bars while reading")
+
+
+def _add_trec_option(group, name, flag):
+    """One of trec_eval's options -M, -l, -J, generated from its keyword of recmetrics.evaluate."""
+    short = _TREC_SHORT[name]
+    if name == "judged_only":
+        group.add_argument(
+            short, flag, dest=name, action="store_true", default=None,
+            help="drop the unjudged documents of the run before evaluating: Sakai's condensed "
+            "lists (trec_eval's -J), after the cut at --max-depth",
+        )  # fmt: skip
+    elif name == "max_depth":
+        group.add_argument(
+            short, flag, dest=name, type=_count, metavar="N",
+            help="evaluate only the first N documents of each query, in trec_eval's order "
+            "(score, then document id decreasing), as trec_eval's -M; default: all",
+        )  # fmt: skip
+    else:
+        group.add_argument(
+            short, flag, dest=name, type=_level, metavar="N",
+            help="grades >= N are relevant, as trec_eval's -l (ndcg keeps every grade > 0 as "
+            "its gain, as trec_eval's); default: every grade > 0",
+        )  # fmt: skip

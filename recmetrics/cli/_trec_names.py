@@ -150,3 +150,47 @@ def _note_conventions(args, labelled):
             "a relevant item left out); add --convention trec_eval for trec_eval's numbers",
             file=sys.stderr,
         )
+
+
+# issue 26: trec_eval's measures whose summary is not a mean (num_*, gm_*), set_map,
+# infAP and the Rprec_mult family (Rprec_mult, Rprec_mult_0.20, Rprec_mult.0.2,2.0);
+# the registry has trec_eval's ten default multiples 0.2, 0.4, ..., 2.0
+_TREC_PLAIN.update(
+    {
+        "gm_map": "gm_map",
+        "gm_bpref": "gm_bpref",
+        "num_q": "num_q",
+        "num_ret": "num_ret",
+        "num_rel": "num_rel",
+        "num_rel_ret": "num_rel_ret",
+        "num_nonrel_judged_ret": "num_nonrel_judged_ret",
+        "set_map": "set_map",
+        "infAP": "infap",
+    }
+)
+_MULTIPLES = tuple(x / 10 for x in range(2, 21, 2))
+_RPREC_MULT = re.compile(r"^Rprec_mult(?:[._](\d*\.?\d+(?:,\d*\.?\d+)*))?$")
+_trec_measures_without_rprec_mult = trec_measures
+
+
+def trec_measures(name: str) -> list[tuple[str, str]]:  # noqa: F811 - extends the one above
+    """``(label, metric)`` pairs for a measure name, ours or trec_eval's (with Rprec_mult).
+
+    Examples
+    --------
+    >>> trec_measures("Rprec_mult.0.2,2.0"), trec_measures("Rprec_mult_1.20")
+    ([('Rprec_mult_0.20', 'rprec_mult_0.20'), ('Rprec_mult_2.00', 'rprec_mult_2.00')], [('Rprec_mult_1.20', 'rprec_mult_1.20')])
+    >>> len(trec_measures("Rprec_mult")), trec_measures("infAP"), trec_measures("num_ret")
+    (10, [('infAP', 'infap')], [('num_ret', 'num_ret')])
+    """  # noqa: E501
+    m = _RPREC_MULT.match(name) if isinstance(name, str) else None
+    if m is None:
+        return _trec_measures_without_rprec_mult(name)
+    params = m.group(1)
+    multiples = _MULTIPLES if params is None else [float(x) for x in params.split(",")]
+    if any(x not in _MULTIPLES for x in multiples):
+        raise ValueError(
+            f"measure {name!r}: the multiples of R here are trec_eval's 0.2, 0.4, ..., 2.0; "
+            "for another multiple call recmetrics.rprec_mult(..., multiple=x) from Python"
+        )
+    return [(f"Rprec_mult_{x:.2f}", f"rprec_mult_{x:.2f}") for x in multiples]

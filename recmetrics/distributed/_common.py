@@ -14,7 +14,7 @@ import pandas as pd
 
 from .._validation import check_bool, check_choice
 from ..inputs.frames import FRAME_USERS
-from ..metrics import _registry
+from ..metrics import _aggregate, _registry
 
 
 def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, keywords):
@@ -67,6 +67,8 @@ def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, key
     )
     return dict(
         metrics=metrics,
+        # the summary's per-user transform runs on the workers (per_user=False)
+        aggregates=None if per_user else aggregates_of(metrics),
         user=user,
         item=item,
         order=order,
@@ -84,14 +86,34 @@ def _users_of(convention):
     return (PRESETS[convention]["users"] if convention else None) or "truth"
 
 
+def aggregates_of(metrics):
+    """The summary rule of each metric name (``MetricSpec.aggregate``)."""
+    return [_registry.parse_with_keywords(name)[0].aggregate for name in metrics]
+
+
+def summary(values, metrics, aggregates):
+    """The driver's Series from the engine's combined values (``finalise`` of each rule)."""
+    out = [
+        _aggregate.finalise(np.nan if v is None else v, a)
+        for v, a in zip(values, aggregates, strict=True)
+    ]
+    return pd.Series(out, index=metrics, name="mean", dtype=float)
+
+
 def internal_names(metrics):
     """Column names safe in every engine for the metric values."""
     return [f"_rm_{i}" for i in range(len(metrics))]
 
 
-def evaluate_batch(truth, predictions, *, metrics, user, item, order, rank, relevance, users,
-                   keywords):  # fmt: skip
-    """Per-user values of one batch: columns ``user`` (as ``user``) and ``_rm_0``, ..."""
+def evaluate_batch(truth, predictions, *, metrics, aggregates, user, item, order, rank,
+                   relevance, users, keywords):  # fmt: skip
+    """Per-user values of one batch: columns ``user`` (as ``user``) and ``_rm_0``, ...
+
+    With ``aggregates`` (a summary is asked for) each column holds the
+    values its rule combines (:func:`recmetrics.metrics._aggregate.transform`:
+    the logarithms of a geometric mean), so that the engine only averages or
+    sums them.
+    """
     from ..evaluation import evaluate
 
     cols = internal_names(metrics)
@@ -122,6 +144,7 @@ def evaluate_batch(truth, predictions, *, metrics, user, item, order, rank, rele
         **keywords,
     )
     out = pd.DataFrame({user: table.index.to_numpy()})
-    for c, m in zip(cols, metrics, strict=True):
-        out[c] = table[m].to_numpy(dtype=np.float64)
+    for i, (c, m) in enumerate(zip(cols, metrics, strict=True)):
+        values = table[m].to_numpy(dtype=np.float64)
+        out[c] = values if aggregates is None else _aggregate.transform(values, aggregates[i])
     return out

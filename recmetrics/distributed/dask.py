@@ -21,7 +21,8 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ._common import evaluate_batch, internal_names, prepare
+from ..metrics import _aggregate
+from ._common import evaluate_batch, internal_names, prepare, summary
 
 __all__ = ["evaluate"]
 
@@ -93,6 +94,7 @@ def evaluate(
     Name: mean, dtype: float64
     """
     _require()
+    import dask
     import dask.dataframe as dd
 
     for frame, name in ((truth, "truth"), (predictions, "predictions")):
@@ -150,8 +152,13 @@ def evaluate(
     per = rows.map_partitions(batch, meta=meta)
     if per_user:
         return per.rename(columns=dict(zip(cols, metrics, strict=True)))
-    means = per[cols].mean().compute()
-    return pd.Series(means.to_numpy(dtype=float), index=metrics, name="mean")
+    aggregates = options["aggregates"]
+    parts = [
+        per[c].sum() if _aggregate.combine(a) == "sum" else per[c].mean()
+        for c, a in zip(cols, aggregates, strict=True)
+    ]
+    combined = dask.compute(*parts)
+    return summary([float(v) for v in combined], metrics, aggregates)
 
 
 def _dask_batch(rows, *, options, t_cols, p_cols):

@@ -30,9 +30,8 @@ from __future__ import annotations
 
 from functools import partial
 
-import pandas as pd
-
-from ._common import evaluate_batch, internal_names, prepare
+from ..metrics import _aggregate
+from ._common import evaluate_batch, internal_names, prepare, summary
 
 __all__ = ["evaluate", "local_session"]
 
@@ -195,9 +194,8 @@ def evaluate(
         :func:`recmetrics.evaluate` would raise (metric names, conventions,
         keywords: checked on the driver by a one-user dry run, before any
         job). Errors in the data themselves (a pair listed twice, a
-        non-finite score, a negative grade) are found by the workers and
-        reach the driver as Spark's exception, with the package's message
-        inside.
+        non-finite score or grade) are found by the workers and reach the
+        driver as Spark's exception, with the package's message inside.
 
     Examples
     --------
@@ -269,9 +267,12 @@ def evaluate(
         for c, m in zip(cols, metrics, strict=True):
             per = per.withColumnRenamed(c, m)
         return per
-    row = per.agg(*[F.avg(c).alias(c) for c in cols]).collect()[0]
-    values = [float("nan") if row[c] is None else float(row[c]) for c in cols]
-    return pd.Series(values, index=metrics, name="mean", dtype=float)
+    aggregates = options["aggregates"]
+    combine = {"mean": F.avg, "sum": F.sum}
+    row = per.agg(
+        *[combine[_aggregate.combine(a)](c).alias(c) for c, a in zip(cols, aggregates, strict=True)]
+    ).collect()[0]
+    return summary([row[c] for c in cols], metrics, aggregates)
 
 
 def _spark_batch(truth, predictions, *, options):

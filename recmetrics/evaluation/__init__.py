@@ -14,6 +14,6 @@ metric's spec; :mod:`._rankings` builds one ranking per tie policy;
 
 from ._call import SCORE_DTYPES
 from .compare import compare_conventions
-from .core import evaluate
+from .core import evaluate, summarise_table
 
-__all__ = ["evaluate", "compare_conventions", "SCORE_DTYPES"]
+__all__ = ["evaluate", "compare_conventions", "SCORE_DTYPES", "summarise_table"]

@@ -16,6 +16,7 @@ import pandas as pd
 from .._keywords import CONVENTION_KEYWORDS
 from .._validation import check_bool
 from ..metrics import _registry
+from ._trec_options import check_trec_options
 
 __all__ = ["Call", "read_call", "check_score_dtype", "SCORE_DTYPES"]
 
@@ -76,6 +77,7 @@ def read_call(args: dict) -> Call:
         check_bool(keywords["retrieve_nonpositive"], "retrieve_nonpositive")
     if keywords["score_dtype"] is not None:
         keywords["score_dtype"] = check_score_dtype(keywords["score_dtype"])
+    check_trec_options(keywords)
     parsed, metric_keywords = [], {}
     for name in metrics:
         spec, k, kw = _registry.parse_with_keywords(name)

@@ -13,6 +13,7 @@ import numpy as np
 from ..inputs.forms import as_ranking
 from ..inputs.frames import from_frames
 from ..ranking import Ranking, from_scores
+from ._trec_options import TREC_OPTIONS, trec_frames
 
 __all__ = ["Rankings", "cast_scores"]
 
@@ -41,9 +42,11 @@ class Rankings:
         self.built = {}
 
     def key(self, opts):
-        """What distinguishes two rankings: ties, score options and the users of frames."""
-        users_of = opts["users"] or "truth" if self.form == "frames" else None
-        return opts["ties"], opts["retrieve_nonpositive"], opts["score_dtype"], users_of
+        """What distinguishes two rankings: ties, score options, the users and options of frames."""
+        frames = self.form == "frames"
+        users_of = opts["users"] or "truth" if frames else None
+        trec = tuple(opts[key] for key in TREC_OPTIONS) if frames else None
+        return opts["ties"], opts["retrieve_nonpositive"], opts["score_dtype"], users_of, trec
 
     def plan(self, options_and_cutoffs):
         """Record the cutoffs asked of each ranking, before any is built.
@@ -88,15 +91,18 @@ class Rankings:
         if self.form == "frames":
             if mask is not None:
                 raise TypeError("mask does not apply to data frames: leave excluded items out")
+            truth, predictions, users, relevance = trec_frames(
+                y_true, self.y_score, self.frame, opts
+            )
             return from_frames(
-                y_true,
-                self.y_score,
+                truth,
+                predictions,
                 n_items=call.n_items,
                 ties=opts["ties"],
                 retrieve_nonpositive=opts["retrieve_nonpositive"] is not False,
                 score_dtype=opts["score_dtype"],
-                users=opts["users"] or "truth",
-                **self.frame,
+                users=users,
+                **dict(self.frame, relevance=relevance),
             )
         scores = self.y_score
         matrix = self.form == "scores"

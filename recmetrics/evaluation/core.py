@@ -20,12 +20,15 @@ from .._docs import fill_doc
 from .._kernels import CHUNK_CELLS
 from .._validation import check_k
 from ..inputs.forms import input_form
+from ..metrics import _registry
+from ..metrics._aggregate import summarise
 from ..ranking.scores import _checked_sparse
 from ._call import read_call
 from ._lists import beyond_values, recommended_lists
 from ._rankings import Rankings
+from ._trec_options import TREC_OPTIONS
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "summarise_table"]
 
 
 @fill_doc
@@ -63,6 +66,9 @@ def evaluate(
     features=None,
     history=None,
     items=None,
+    max_depth=None,
+    relevance_level=None,
+    judged_only=None,
 ):
     """Evaluate several metrics on one ranking computed once.
 
@@ -141,7 +147,10 @@ def evaluate(
         Long data frames only (``y_true`` = ``truth``, ``y_score`` =
         ``predictions``): the column names (default ``'user'``, ``'item'``,
         and ``'score'`` unless ``rank`` names a column of ranks; graded
-        relevance from ``relevance``) and which users are evaluated
+        relevance from ``relevance``: > 0 relevant, 0 judged non-relevant,
+        negative *in the pool but not judged* as in trec_eval's qrels, an
+        unjudged item for every metric but ``infap``, which counts it among
+        the pooled items) and which users are evaluated
         (``users='truth'`` by default, or the preset's: ``'both'`` for
         trec_eval, as without its ``-c``; ``'predictions'`` for LensKit;
         ``'both'`` for Microsoft Recommenders' precision, recall and MAP; see
@@ -199,12 +208,50 @@ def evaluate(
         How ``precision`` and ``map`` score a list shorter than ``k``
         (:func:`~recmetrics.precision`); ``None`` means ``'k'`` (or the
         preset's value: LensKit's is ``'list'``).
+    max_depth : int, optional
+        Long data frames only: evaluate each user's first ``max_depth``
+        predictions, and drop the rest (trec_eval's ``-M``). They are the
+        first in trec_eval's order, whatever ``ties``: by score, higher
+        first (ranks: lower first), then by item id in decreasing string
+        order (``form_res_rels.c``), so that a tie group cut by the depth
+        is cut as trec_eval cuts it; the tie policy then orders what is
+        kept. Default: every prediction.
+    relevance_level : float, optional
+        Long data frames only: the lowest grade that is relevant (trec_eval's
+        ``-l``): a grade below it counts as judged non-relevant for the
+        binary metrics (precision, recall, map, mrr, bpref, ...), while the
+        graded ones (``ndcg``, ``dcg``, ``cg``: those with a ``gain``) keep
+        every grade > 0 as its gain, as trec_eval's ``ndcg`` ignores ``-l``.
+        A negative grade stays in the pool but not judged. Must be > 0.
+        Default: every grade > 0 is relevant (trec_eval's ``-l 1`` for
+        integer grades).
+    judged_only : bool, optional
+        Long data frames only: ``True`` drops the unjudged predictions
+        (pairs not in ``truth``, or with a negative grade: trec_eval's
+        ``-J`` drops every document whose relevance value is negative)
+        before evaluating, after the cut at
+        ``max_depth``: this is Sakai's condensed list (Sakai, 2007), and
+        trec_eval's ``-J``. Every metric then sees the judged items only,
+        at their ranks among them; a user left without predictions is still
+        evaluated (with ``users='truth'`` or ``'both'``; ``'predictions'``
+        and ``'all'`` raise). Default ``False``. The other input forms judge
+        every item (their lists are condensed already) and raise
+        ``TypeError`` for it, as for ``max_depth`` and ``relevance_level``.
+
+        These three keywords are the caller's choice, as ``users`` is
+        (trec_eval's ``-c`` is ``users='truth'``): a preset does not set
+        them, and they hold with every ``convention``.
 
     Returns
     -------
     pandas.Series or pandas.DataFrame
         The means over users, a Series named ``'mean'`` indexed by the
-        metric names as given (NaN for a metric defined for no user); or,
+        metric names as given (NaN for a metric defined for no user), or
+        for the few metrics whose registry entry says otherwise
+        (``MetricSpec.aggregate``) trec_eval's summary: the sum of its counts
+        (``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``,
+        ``num_nonrel_judged_ret``) and the geometric mean of ``gm_map`` and
+        ``gm_bpref`` (:func:`~recmetrics.gm_map`); or,
         with ``per_user=True``, a DataFrame with one row per user (index
         ``user``) and one column per metric, NaN where ``no_relevant='skip'``
         left the user out.
@@ -247,6 +294,8 @@ def evaluate(
 
     %(ref_trec_eval)s
 
+    %(ref_sakai2007)s
+
     Examples
     --------
     >>> y_true = [[1, 0, 0, 1], [0, 0, 1, 0]]
@@ -275,6 +324,22 @@ def evaluate(
     [0.5, 1.0]
     >>> evaluate(ranks=[1, 5, 20], n_items=100, metrics=["hr@10", "auc"]).round(4).tolist()
     [0.6667, 0.9226]
+
+    trec_eval's options on long data frames: only the judged predictions
+    (``-J``), only the first two (``-M 2``), grade 2 and above relevant
+    (``-l 2``):
+
+    >>> truth = pd.DataFrame({"user": 1, "item": ["a", "b", "c"], "grade": [2, 0, 1]})
+    >>> run = pd.DataFrame({"user": 1, "item": ["x", "a", "b", "c"], "score": [4, 3, 2, 1]})
+    >>> evaluate(truth, run, ["precision@2", "mrr"], relevance="grade").tolist()
+    [0.5, 0.5]
+    >>> evaluate(truth, run, ["precision@2", "mrr"], relevance="grade", judged_only=True).tolist()
+    [0.5, 1.0]
+    >>> evaluate(truth, run, ["recall"], relevance="grade", max_depth=2).tolist()
+    [0.5]
+    >>> level = evaluate(truth, run, ["recall", "ndcg"], relevance="grade", relevance_level=2)
+    >>> level.round(4).tolist()   # ndcg keeps grade 1 as a gain, as trec_eval's does
+    [1.0, 0.6433]
     """
     call = read_call(locals())
     if call.has_beyond:
@@ -284,7 +349,7 @@ def evaluate(
             raise TypeError(
                 f"{key}= applies only to beyond-accuracy metrics (novelty, ild, calibration, ...)"
             )
-    return _finish_table(_ranking_metrics(call), call.per_user)
+    return _finish_table(_ranking_metrics(call), call.per_user, _aggregates(call))
 
 
 def _ranking_metrics(call):
@@ -330,8 +395,9 @@ def _ranking_table(call, options, overrides, y_true, y_score, mask, progress):
     """Every ranking metric of the call, per user, on one block of users."""
     form = input_form(y_true, y_score, call.ranks)
     frame = dict(call.frame, users=call.keywords["users"])
+    frame.update({key: call.keywords[key] for key in TREC_OPTIONS})
     if form != "frames":
-        given = [key for key, value in frame.items() if value is not None]
+        given = [key for key, value in frame.items() if value is not None and value is not False]
         if given:
             raise TypeError(
                 f"{given[0]}= applies only to long data frames (truth, predictions); "
@@ -340,6 +406,9 @@ def _ranking_table(call, options, overrides, y_true, y_score, mask, progress):
     frame = dict(call.frame, user=call.frame["user"] or "user", item=call.frame["item"] or "item")
     rankings = Rankings(call, form, frame, y_true, y_score, mask, progress)
     per_metric = [dict(options, **overrides.get(spec.name, {})) for _, spec, _ in call.parsed]
+    for opts, (_, spec, _) in zip(per_metric, call.parsed, strict=True):
+        if "gain" in spec.keywords:  # graded: every grade > 0 is a gain (trec_eval's ndcg)
+            opts["relevance_level"] = None
     rankings.plan((opts, k) for opts, (_, _, k) in zip(per_metric, call.parsed, strict=True))
     columns = {}
     for opts, (name, spec, k) in zip(per_metric, call.parsed, strict=True):
@@ -379,7 +448,7 @@ def _evaluate_with_beyond(call):
     if call.per_user:
         table.index.name = "user"
         return table
-    means = _finish_table(table, False)
+    means = _finish_table(table, False, _aggregates(call))
     return pd.Series(
         {name: scalars[name] if name in scalars else means[name] for name, _, _ in call.parsed},
         name="mean",
@@ -387,20 +456,51 @@ def _evaluate_with_beyond(call):
     )
 
 
-def _finish_table(table, per_user):
-    """Per-user table, or the means over users.
+def summarise_table(table, metrics):
+    """The summary row of a per-user table of :func:`evaluate`, each column by its metric's rule.
+
+    ``table`` holds one column per name of ``metrics`` (in order; the
+    columns may carry other labels, as the command line's trec_eval names);
+    each is summarised as :func:`evaluate` with ``per_user=False`` would
+    (the mean over the users not NaN, or the metric's ``aggregate``: the
+    sum of trec_eval's counts, the geometric mean of ``gm_map``).
+
+    Examples
+    --------
+    >>> table = evaluate([[1, 0], [0, 1]], [[0.9, 0.1], [0.9, 0.1]], ["map", "num_ret"],
+    ...                  per_user=True)
+    >>> summarise_table(table, ["map", "num_ret"]).tolist()
+    [0.75, 4.0]
+    """
+    names = list(metrics)
+    if len(names) != table.shape[1]:
+        raise ValueError(f"{len(names)} metric names for a table of {table.shape[1]} columns")
+    aggregates = {
+        col: _registry.parse_with_keywords(name)[0].aggregate
+        for col, name in zip(table.columns, names, strict=True)
+    }
+    return _finish_table(table.copy(deep=False), False, aggregates)
+
+
+def _aggregates(call):
+    """The summary rule of each requested metric, by its name as given (the registry's)."""
+    return {name: spec.aggregate for name, spec, _ in call.parsed}
+
+
+def _finish_table(table, per_user, aggregates=None):
+    """Per-user table, or the summaries over users (the mean, or the metric's ``aggregate``).
 
     A per-user value is NaN only where ``no_relevant='skip'`` left the user
-    out, so the means skip NaN.
+    out, so the summaries skip NaN.
     """
     table.index.name = "user"
     if per_user:
         return table
-    # the same summation as the metric functions (numpy's pairwise sum), so
-    # that evaluate and e.g. ndcg agree to the last bit
+    # the same summation as the metric functions (numpy's pairwise sum, in
+    # summarise), so that evaluate and e.g. ndcg agree to the last bit
+    aggregates = aggregates or {}
     values = {}
     for col in table.columns:
         v = table[col].to_numpy(dtype=np.float64)
-        v = v[~np.isnan(v)]
-        values[col] = float(np.mean(v)) if v.size else np.nan
+        values[col] = summarise(v[~np.isnan(v)], aggregates.get(col, "mean"))
     return pd.Series(values, name="mean", dtype=np.float64)

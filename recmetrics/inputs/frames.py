@@ -262,7 +262,11 @@ def from_frames(
     ----------
     truth : pandas.DataFrame
         One row per relevant (user, item) pair; with ``relevance=`` a column
-        of grades (>= 0; 0 = not relevant).
+        of grades: > 0 relevant, 0 judged non-relevant, and (as in
+        trec_eval's qrels) negative for an item *in the pool but not
+        judged* (a sampled pool): unjudged for every metric, except that
+        :func:`~recmetrics.infap` counts it among the pooled items. An item
+        without a row is unjudged (not in the pool).
     predictions : pandas.DataFrame
         One row per predicted (user, item) pair, with a ``score`` column
         (higher first) or a ``rank`` column (1 = first; distinct per user).
@@ -340,7 +344,6 @@ def from_frames(
             _column(truth, relevance, "relevance", "truth"),
             relevance,
             "truth",
-            nonnegative=True,
             allow_bool=True,
         )
     )
@@ -353,6 +356,7 @@ def from_frames(
     keep_t = (tu >= 0) & (gains > 0)
     judged_nonrel = (tu >= 0) & (gains <= 0)
     ju, ji = tu[judged_nonrel], ti[judged_nonrel]
+    pooled = gains[judged_nonrel] < 0  # in the pool, not judged (trec_eval's grade -1)
     tu, ti, gains = tu[keep_t], ti[keep_t], gains[keep_t]
     if len(p_user) and not keep_p.any():
         warnings.warn(
@@ -398,7 +402,7 @@ def from_frames(
         rank_of = np.where(found, _take(values, row), np.inf)
         r = _deterministic(tu, gains, rank_of, n_users, n_ranked, cat)
         j_start = np.where(j_found, _take(values, j_row) - 1.0, np.inf)
-        return _with_judgments(r, uids, ju, j_start, np.ones_like(j_start), n_users)
+        return _with_judgments(r, uids, ju, j_start, np.ones_like(j_start), n_users, pooled)
 
     pos, greater, equal, after, sizes = _score_groups(pu, pi, values, items, ties, n_users, counts)
     s = np.where(found, _take(values, row), -np.inf)
@@ -420,7 +424,7 @@ def from_frames(
         n_items=cat,
     )
     if not ju.shape[0]:  # no judged non-relevant row: nothing more to place
-        return _with_judgments(r, uids, ju, np.empty(0), np.empty(0), n_users)
+        return _with_judgments(r, uids, ju, np.empty(0), np.empty(0), n_users, pooled)
     group_id = np.repeat(np.arange(sizes.shape[0]), sizes)  # in sorted order
     rel_in_group = np.bincount(group_id[pos[row[found]]], minlength=sizes.shape[0])
     rel = (
@@ -431,7 +435,7 @@ def from_frames(
     )
     j_start = np.where(j_found, j_start, np.inf)
     j_size = np.where(j_found, j_size, 1.0)
-    return _with_judgments(r, uids, ju, j_start, j_size, n_users)
+    return _with_judgments(r, uids, ju, j_start, j_size, n_users, pooled)
 
 
 def _judged_places(ties, above, size, before_in_group, rel_in_group):
@@ -450,18 +454,34 @@ def _judged_places(ties, above, size, before_in_group, rel_in_group):
     return above, size
 
 
-def _with_judgments(r, uids, ju, j_start, j_size, n_users):
-    """The Ranking of long frames: user ids, and the judged non-relevant entries."""
-    order = np.lexsort((j_start, ju))
-    indptr = np.zeros(n_users + 1, dtype=np.int64)
-    np.cumsum(np.bincount(ju, minlength=n_users), out=indptr[1:])
+def _with_judgments(r, uids, ju, j_start, j_size, n_users, pooled):
+    """The Ranking of long frames: user ids, the judged non-relevant and pooled entries.
+
+    ``ju, j_start, j_size``: the user and place of each row of ``truth``
+    that is not relevant; ``pooled``: which of them have a negative grade
+    (in the pool but not judged), placed as the others.
+    """
+    j_start = np.asarray(j_start, dtype=np.float64)
+    j_size = np.asarray(j_size, dtype=np.float64)
+
+    def entries(rows):
+        order = np.lexsort((j_start[rows], ju[rows]))
+        indptr = np.zeros(n_users + 1, dtype=np.int64)
+        np.cumsum(np.bincount(ju[rows], minlength=n_users), out=indptr[1:])
+        return indptr, j_start[rows][order], j_size[rows][order]
+
+    nonrel_indptr, nonrel_start, nonrel_size = entries(~pooled)
+    pooled_indptr, pooled_start, pooled_size = entries(pooled)
     return replace(
         r,
         user_ids=uids,
         judgments="explicit",
-        nonrel_indptr=indptr,
-        nonrel_start=np.asarray(j_start, dtype=np.float64)[order],
-        nonrel_size=np.asarray(j_size, dtype=np.float64)[order],
+        nonrel_indptr=nonrel_indptr,
+        nonrel_start=nonrel_start,
+        nonrel_size=nonrel_size,
+        pooled_indptr=pooled_indptr,
+        pooled_start=pooled_start,
+        pooled_size=pooled_size,
     )
 
 

@@ -18,6 +18,12 @@ tie group), the beyond-accuracy metrics of the recommended lists.
   precision, recall, F, relative precision) and relative precision at k;
 * :mod:`~recmetrics.metrics.interpolated_precision`: trec_eval's
   interpolated precision at recall levels and its 11-point average;
+* :mod:`~recmetrics.metrics.trec_counts` and
+  :mod:`~recmetrics.metrics.trec_summaries`: trec_eval's counts (``num_*``,
+  summed over users), ``gm_map`` and ``gm_bpref`` (geometric means),
+  ``set_map`` and ``Rprec_mult``; :mod:`~recmetrics.metrics.infap`:
+  inferred AP; ``_aggregate``: how a metric's per-user values are
+  summarised (the mean, a sum, a geometric mean), read by every consumer;
 * :mod:`~recmetrics.metrics.trec_gain` and
   :mod:`~recmetrics.metrics.trec_gain_walks`: trec_eval's gain-based
   measures (``Rndcg``, ``binG``, ``ndcg_rel``, ``G``; gain maps are the

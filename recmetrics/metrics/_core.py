@@ -11,6 +11,7 @@ import pandas as pd
 
 from .._validation import check_bool, check_choice
 from ..ranking import Ranking
+from ._aggregate import summarise
 
 # --------------------------------------------------------------------------
 # shared machinery of the metric functions
@@ -92,14 +93,25 @@ def hits(r: Ranking, k) -> np.ndarray:
     return r.per_user_sum((hi - lo) / r.size)
 
 
-def finish(values, r: Ranking, single: bool, *, no_relevant: str, per_user: bool, defined=None):
-    """Apply the no-relevant-items policy, then average over users (or not).
+def finish(
+    values,
+    r: Ranking,
+    single: bool,
+    *,
+    no_relevant: str,
+    per_user: bool,
+    defined=None,
+    aggregate="mean",
+):
+    """Apply the no-relevant-items policy, then summarise over users (or not).
 
     ``defined`` marks users for which the metric is defined (default: users
     with at least one relevant item); the others get 0 (``'zero'``), are
     left out (``'skip'``: NaN per user), raise (``'raise'``), or get 1
     (``'one'``: scikit-learn's ``label_ranking_average_precision_score``,
-    torchmetrics' ``empty_target_action='pos'``).
+    torchmetrics' ``empty_target_action='pos'``). The summary is the
+    metric's ``aggregate`` (:func:`._aggregate.summarise`: the mean, or
+    trec_eval's sum and geometric mean).
     """
     check_choice(no_relevant, "no_relevant", NO_RELEVANT_POLICIES)
     per_user = check_bool(per_user, "per_user")
@@ -121,7 +133,5 @@ def finish(values, r: Ranking, single: bool, *, no_relevant: str, per_user: bool
             return pd.Series(values, index=r.user_ids, dtype=np.float64)
         return values
     if no_relevant == "skip":
-        if not np.any(defined):
-            return float("nan")
-        return float(np.mean(values[defined]))
-    return float(np.mean(values))
+        return summarise(values[defined], aggregate)
+    return summarise(values, aggregate)

@@ -18,6 +18,11 @@ from dataclasses import dataclass
 from .._validation import check_k, check_probability
 from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
+from ._aggregate import AGGREGATES
+from .cascade import err
+from .cwl import insq, inst
+from .cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11, sdcg
+from .infap import infap
 from .interpolated_precision import IPREC_AT_LEVEL, precision_11pt
 from .judged import bpref, judged, unjudged
 from .ndcg import cg, dcg, ndcg
@@ -33,6 +38,7 @@ from .topn import (
     recall,
     reciprocal_rank,
 )
+from .trec_counts import num_nonrel_judged_ret, num_q, num_rel, num_rel_ret, num_ret
 from .trec_gain import bin_g, dcg_burges, ndcg_burges, rndcg, utility
 from .trec_gain_walks import ndcg_rel, trec_g
 from .trec_sets import (
@@ -42,6 +48,7 @@ from .trec_sets import (
     set_recall,
     set_relative_precision,
 )
+from .trec_summaries import RPREC_MULT_AT, gm_bpref, gm_map, set_map
 
 __all__ = [
     "MetricSpec",
@@ -92,6 +99,13 @@ class MetricSpec:
         the data its default needs. For a ranking metric, ``'n_items'``
         says that its value depends on the catalogue size (AUC), so a
         function of one rank (:func:`recmetrics.metric_function`) needs it.
+    aggregate : {'mean', 'sum', 'geometric'}
+        How the per-user values are summarised (:mod:`._aggregate`, the one
+        place that forms a summary): the mean over users (default),
+        trec_eval's sum (its counts: ``num_ret``, ``num_q``, ...) or its
+        geometric mean with a floor (``gm_map``, ``gm_bpref``). The metric
+        function (``per_user=False``), :func:`recmetrics.evaluate`, the
+        command line and the distributed evaluate all read it.
     """
 
     name: str
@@ -102,6 +116,11 @@ class MetricSpec:
     rank_cutoff_required: bool = False
     kind: str = "ranking"
     needs: tuple[str, ...] = ()
+    aggregate: str = "mean"
+
+    def __post_init__(self):
+        if self.aggregate not in AGGREGATES:
+            raise ValueError(f"aggregate must be one of {AGGREGATES}, got {self.aggregate!r}")
 
 
 REGISTRY: dict[str, MetricSpec] = {
@@ -224,6 +243,44 @@ REGISTRY: dict[str, MetricSpec] = {
             kind="list",
             needs=("history", "features"),
         ),
+        # issue 26: trec_eval's summaries that are not plain means (aggregate), its
+        # counts, set_map, Rprec_mult_x and infAP (ir_measures' NumQ, NumRet, ...)
+        MetricSpec(
+            "gm_map",
+            gm_map,
+            aliases=("gmap",),
+            keywords=("ap_denominator", "ap_ties", "short_lists"),
+            aggregate="geometric",
+        ),
+        MetricSpec("gm_bpref", gm_bpref, takes_cutoff=False, aggregate="geometric"),
+        MetricSpec("num_q", num_q, aliases=("numq",), takes_cutoff=False, aggregate="sum"),
+        MetricSpec("num_ret", num_ret, aliases=("numret",), takes_cutoff=False, aggregate="sum"),
+        MetricSpec("num_rel", num_rel, aliases=("numrel",), takes_cutoff=False, aggregate="sum"),
+        MetricSpec(
+            "num_rel_ret",
+            num_rel_ret,
+            aliases=("numrelret",),
+            takes_cutoff=False,
+            aggregate="sum",
+        ),
+        MetricSpec(
+            "num_nonrel_judged_ret", num_nonrel_judged_ret, takes_cutoff=False, aggregate="sum"
+        ),
+        MetricSpec("set_map", set_map, aliases=("setap", "set_ap"), takes_cutoff=False),
+        # precision at trec_eval's default multiples of |R| (rm.rprec_mult(multiple=x))
+        *(MetricSpec(name, fn, takes_cutoff=False) for name, fn in RPREC_MULT_AT.items()),
+        MetricSpec("infap", infap, aliases=("inferred_ap",), takes_cutoff=False),
+        # cascade measures: ERR (ir_measures' ERR@k, gdeval's err@k)
+        MetricSpec("err", err, aliases=("expected_reciprocal_rank",)),
+        # the C/W/L framework (cwl_eval; ir_measures' INST(T=1, max_rel=1), ...)
+        MetricSpec("inst", inst, takes_cutoff=False),
+        MetricSpec("insq", insq, takes_cutoff=False),
+        MetricSpec("nerr8", nerr8),
+        MetricSpec("nerr9", nerr9),
+        MetricSpec("nerr10", nerr10, takes_cutoff=False),
+        MetricSpec("nerr11", nerr11, takes_cutoff=False),
+        MetricSpec("bpm", bpm),
+        MetricSpec("sdcg", sdcg, aliases=("scaled_dcg",)),
         # trec_eval's gain-based and utility measures (trec_eval's names as aliases;
         # their gain maps, ndcg.1=0.5,2=3, are the keyword gain_values)
         MetricSpec("rndcg", rndcg, aliases=("r_ndcg",), takes_cutoff=False),
@@ -362,6 +419,21 @@ def _rbp_rel(value):
     return {"gain": "binary"}
 
 
+#: ir_measures' parameters of the C/W/L measures (ir_measures/measures/inst.py, ...).
+_CWL_PARAMS = {
+    "T": lambda v: {"T": v},
+    "min_rel": lambda v: {"min_grade": v},
+    "max_rel": lambda v: {"max_grade": v},
+}
+
+
+def _sdcg_dcg(value):
+    """ir_measures' SDCG(dcg='log2'), its only choice."""
+    if value != "log2":
+        raise ValueError("only dcg='log2' is defined")
+    return {}
+
+
 def _gains_reader(value):
     """ir_measures' ``nDCG(gains={...})``: its int-to-int gain map, our ``gain_values``.
 
@@ -397,6 +469,19 @@ def _gain_values_reader(value):
 IR_MEASURES_PARAMS = {
     "rbp": {"p": lambda v: {"p": check_probability(v, "p")}, "rel": _rbp_rel},
     "rbp_residual": {"p": lambda v: {"p": check_probability(v, "p")}},
+    # the C/W/L measures of ir_measures' cwl_eval provider
+    **{name: dict(_CWL_PARAMS) for name in ("inst", "insq", "nerr11", "bpm")},
+    **{name: {k: _CWL_PARAMS[k] for k in ("min_rel", "max_rel")} for name in ("nerr8", "nerr9")},
+    "sdcg": {
+        "dcg": _sdcg_dcg,
+        "min_rel": _CWL_PARAMS["min_rel"],
+        "max_rel": _CWL_PARAMS["max_rel"],
+    },
+    "nerr10": {
+        "p": lambda v: {"p": check_probability(v, "p")},
+        "min_rel": _CWL_PARAMS["min_rel"],
+        "max_rel": _CWL_PARAMS["max_rel"],
+    },
     # trec_eval's gain maps (ndcg.1=0.5,2=3): ir_measures' gains, or gain_values
     "ndcg": {"gains": _gains_reader, "gain_values": _gain_values_reader},
     "dcg": {"gain_values": _gain_values_reader},

@@ -68,7 +68,11 @@ def judged(
     items the judgments never saw, so that every other measure counts them
     as non-relevant. With long data frames the judged items are the rows
     of ``truth`` (relevant or with relevance 0); with every other input all
-    items are judged, and Judged@k is ``min(k, n) / d``.
+    items are judged, and Judged@k is ``min(k, n) / d``. A row with a
+    negative grade (an item in the pool but not judged, trec_eval's
+    meaning) is not a judgment: the item is unjudged, as trec_eval's
+    ``-J`` reads it, while ir_measures counts every qrels line as judged,
+    whatever its grade, and so differs on such qrels.
 
     The denominator ``d`` of a list shorter than ``k`` is ``short_lists``:
     ``'k'`` (default, as :func:`~recmetrics.precision`: the empty slots
@@ -243,16 +247,21 @@ def _nonrelevant_around(r):
     """
     if r.judgments == "complete":
         return r.start - r.rel_before, r.size - r.group_rel
-    n_start, n_end = r.nonrel_start, r.nonrel_start + r.nonrel_size
+    return _entries_around(r, r.nonrel_indptr, r.nonrel_start, r.nonrel_size)
+
+
+def _entries_around(r, indptr, n_start, n_size):
+    """:func:`_nonrelevant_around` for entries in the layout of the judged non-relevant ones."""
+    n_end = n_start + n_size
     finite = np.concatenate([r.start + r.size, n_end])
     finite = finite[np.isfinite(finite)]
     width = np.int64(finite.max(initial=0.0)) + 2  # larger than every position
-    n_user = np.repeat(np.arange(r.n_users, dtype=np.int64), np.diff(r.nonrel_indptr))
+    n_user = np.repeat(np.arange(r.n_users, dtype=np.int64), np.diff(indptr))
 
     def key(user, pos):  # (user, position) in one sortable integer; inf -> the user's end
         return user * width + np.where(np.isfinite(pos), pos, width - 1).astype(np.int64)
 
-    first = r.nonrel_indptr[r.user]
+    first = indptr[r.user]
     ranked = np.isfinite(r.start)
     start = np.where(ranked, r.start, 0.0)
     ends = np.sort(key(n_user, n_end))

@@ -52,6 +52,26 @@ PROVIDER = Provider(
         "iprec_at_recall_0.90": "none",
         "iprec_at_recall_1.00": "none",
         "precision_11pt": "none",  # 11pt_avg
+        # issue 26: summaries that are not means (sum, geometric), set_map, Rprec_mult, infAP
+        "gm_map": "none",  # gm_map
+        "gm_bpref": "none",  # gm_bpref
+        "num_q": "none",
+        "num_ret": "none",
+        "num_rel": "none",
+        "num_rel_ret": "none",
+        "num_nonrel_judged_ret": "none",
+        "set_map": "none",
+        "rprec_mult_0.20": "none",  # Rprec_mult_0.20
+        "rprec_mult_0.40": "none",
+        "rprec_mult_0.60": "none",
+        "rprec_mult_0.80": "none",
+        "rprec_mult_1.00": "none",
+        "rprec_mult_1.20": "none",
+        "rprec_mult_1.40": "none",
+        "rprec_mult_1.60": "none",
+        "rprec_mult_1.80": "none",
+        "rprec_mult_2.00": "none",
+        "infap": "none",  # infAP
         "rndcg": "none",  # Rndcg (gain maps: gain_values)
         "bin_g": "none",  # binG
         "utility": "none",  # utility (its parameters: keywords)
@@ -85,6 +105,21 @@ PROVIDER = Provider(
         "iprec_at_recall_1.00": "m_iprec_at_recall.c (iprec_at_recall_1.00; 9.0.8 rounding)",
         "precision_11pt": "m_11pt_avg.c (11pt_avg)",
         "ties": "form_res_rels.c: comp_sim_docno",
+        # issue 26
+        "gm_map": "m_gm_map.c (gm_map: log(MAX(ap, MIN_GEO_MEAN)) per topic), "
+        "meas_avg.c: te_calc_avg_meas_s_gm (exp of the mean)",
+        "gm_bpref": "m_gm_bpref.c (gm_bpref), meas_avg.c: te_calc_avg_meas_s_gm",
+        "num_q": "m_num_q.c (num_q: te_calc_avg_num_q)",
+        "num_ret": "m_num_ret.c (num_ret: summed, te_calc_avg_meas_empty)",
+        "num_rel": "m_num_rel.c (num_rel: summed, te_calc_avg_num_rel)",
+        "num_rel_ret": "m_num_rel_ret.c (num_rel_ret: summed)",
+        "num_nonrel_judged_ret": "m_num_nonrel_judged_ret.c (num_nonrel_judged_ret: summed)",
+        "set_map": "m_set_map.c (set_map)",
+        **{
+            f"rprec_mult_{x / 10:.2f}": f"m_Rprec_mult.c (Rprec_mult_{x / 10:.2f})"
+            for x in range(2, 21, 2)
+        },
+        "infap": "m_infap.c (infAP; a negative qrels grade: pooled but unjudged)",
         "rndcg": "m_Rndcg.c (Rndcg; gain maps: gain_init.c)",
         "bin_g": "m_binG.c (binG)",
         "utility": "m_utility.c (utility.p1,p2,p3,p4; -N is n_docs)",

@@ -86,6 +86,8 @@ class Ranking:
         pairs of ``truth`` are judged; its rows with relevance 0 are the
         judged non-relevant entries below, and every other ranked item is
         unjudged, as in pooled IR test collections (trec_eval's qrels).
+        Rows with a negative relevance are unjudged items *in the pool*
+        (the pooled entries below), which only infAP tells from the rest.
         :func:`~recmetrics.bpref`, :func:`~recmetrics.judged` and
         :func:`~recmetrics.unjudged` read them; every other metric reads
         the relevant entries only.
@@ -100,6 +102,15 @@ class Ranking:
         relevant items of a tie group go first under ``'optimistic'`` and
         last under ``'pessimistic'``; ``'trec_eval'`` fixes every position.
         ``None`` with ``judgments='complete'``.
+    pooled_indptr, pooled_start, pooled_size : ndarray or None
+        With ``judgments='explicit'``: the items *in the pool but not
+        judged* (trec_eval's ``RELVALUE_UNJUDGED``, a qrels line with a
+        negative grade: the pool was sampled and the item was not judged),
+        in the layout of the judged non-relevant entries. Every metric but
+        :func:`~recmetrics.infap` reads them as unjudged; infAP counts them
+        among the pooled items above a relevant one. Default (``None``):
+        none, stored as empty arrays. Must be ``None`` with
+        ``judgments='complete'``.
 
     Attributes
     ----------
@@ -154,6 +165,9 @@ class Ranking:
     nonrel_indptr: np.ndarray | None = None
     nonrel_start: np.ndarray | None = None
     nonrel_size: np.ndarray | None = None
+    pooled_indptr: np.ndarray | None = None
+    pooled_start: np.ndarray | None = None
+    pooled_size: np.ndarray | None = None
 
     def __post_init__(self):
         if self.judgments not in JUDGMENTS:
@@ -171,6 +185,30 @@ class Ranking:
             or self.nonrel_start.shape[0] != self.nonrel_indptr[-1]
         ):
             raise ValueError("the judged non-relevant entries do not match the users")
+        self._check_pooled(explicit)
+
+    def _check_pooled(self, explicit):
+        """The pooled-but-unjudged entries: none by default, else in the nonrel layout."""
+        arrays = (self.pooled_indptr, self.pooled_start, self.pooled_size)
+        if all(a is None for a in arrays):
+            if explicit:  # none: empty arrays, so that readers need no special case
+                set_ = functools.partial(object.__setattr__, self)
+                set_("pooled_indptr", np.zeros_like(self.nonrel_indptr))
+                set_("pooled_start", np.empty(0))
+                set_("pooled_size", np.empty(0))
+            return
+        if not explicit:
+            raise ValueError(
+                "pooled_indptr, pooled_start and pooled_size need judgments='explicit'"
+            )
+        if any(a is None for a in arrays):
+            raise ValueError("give all of pooled_indptr, pooled_start and pooled_size, or none")
+        if (
+            self.pooled_indptr.shape != self.indptr.shape
+            or self.pooled_start.shape != self.pooled_size.shape
+            or self.pooled_start.shape[0] != self.pooled_indptr[-1]
+        ):
+            raise ValueError("the pooled-but-unjudged entries do not match the users")
 
     @property
     def n_users(self) -> int:
@@ -201,6 +239,13 @@ class Ranking:
     def is_graded(self) -> bool:
         """Whether some gain differs from 1 (graded relevance)."""
         return bool(np.any(self.gain != 1.0))
+
+    @property
+    def n_pooled_unjudged(self) -> np.ndarray | None:
+        """Pooled but unjudged items of each user, ranked or not (``None``: complete judgments)."""
+        if self.judgments == "complete":
+            return None
+        return np.diff(self.pooled_indptr).astype(np.float64)
 
     @property
     def n_judged_nonrelevant(self) -> np.ndarray | None:

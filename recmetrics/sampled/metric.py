@@ -211,6 +211,11 @@ def metric_function(metric, n_items=None) -> RankMetric:
             f"metric {metric!r} is a beyond-accuracy metric of the recommended lists, not a "
             "function of the rank of a held-out item"
         )
+    if spec.aggregate != "mean":  # MetricSpec.aggregate: trec_eval's sums and geometric means
+        raise ValueError(
+            f"metric {metric!r} is summarised over users by a {spec.aggregate} "
+            "(MetricSpec.aggregate), and the sampled metrics estimate means over users"
+        )
     if spec.rank_cutoff_required and k is None:
         raise ValueError(f"metric {metric!r} needs a cutoff, e.g. '{spec.name}@10'")
     if "n_items" in spec.needs and n_items is None:  # AUC
