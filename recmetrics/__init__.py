@@ -63,6 +63,8 @@ from .metrics.topn import (
     reciprocal_rank,
 )
 from .metrics.trec_counts import num_nonrel_judged_ret, num_q, num_rel, num_rel_ret, num_ret
+from .metrics.trec_gain import bin_g, dcg_burges, ndcg_burges, relstring, rndcg, utility
+from .metrics.trec_gain_walks import ndcg_rel, trec_g
 from .metrics.trec_sets import (
     relative_precision,
     set_f,
@@ -241,4 +243,13 @@ __all__ = [
     "nerr11",
     "bpm",
     "sdcg",
+    # trec_eval's gain-based and utility measures, relstring; ranx's Burges DCG
+    "rndcg",
+    "bin_g",
+    "utility",
+    "relstring",
+    "ndcg_burges",
+    "dcg_burges",
+    "ndcg_rel",
+    "trec_g",
 ]

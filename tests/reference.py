@@ -767,6 +767,124 @@ def _rprec_at(multiple):
     return fn
 
 
+# --------------------------------------------------------------- trec_eval's gain measures
+# trec_eval's m_Rndcg.c, m_binG.c and m_utility.c as plain loops over a list of
+# grades (gain = grade, trec_eval's default; 0 is judged non-relevant), and
+# ranx's Burges DCG (ranx/metrics/ndcg.py).
+def rndcg(gains, rel_gains=None):
+    """m_Rndcg.c: NDCG where the ideal gain changes (and at the list's end), averaged.
+
+    The three loops of the C file: the list and the ideal (the relevant
+    gains sorted decreasingly) walked together while the ideal gain is
+    positive; the rest of the list, then one more point; the rest of the
+    ideal. A point is DCG / IDCG before the position where the ideal gain
+    changes.
+    """
+    ideal = sorted(_relevant_gains(gains, rel_gains), reverse=True)
+    if not ideal:
+        return 0.0
+
+    def ideal_gain_at(i):  # 0-based; 0 beyond the ideal
+        return ideal[i] if i < len(ideal) else 0.0
+
+    total, points, results_dcg, ideal_dcg = 0.0, 0, 0.0, 0.0
+    ideal_gain = old = ideal_gain_at(0)
+    i = 0
+    while i < len(gains) and ideal_gain > 0:
+        ideal_gain = ideal_gain_at(i)
+        if ideal_gain != old:
+            if ideal_dcg > 0:
+                total, points = total + results_dcg / ideal_dcg, points + 1
+            old = ideal_gain
+        results_dcg += gains[i] / math.log2(i + 2)
+        if ideal_gain > 0:
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        i += 1
+    if i < len(gains):
+        while i < len(gains):
+            results_dcg += gains[i] / math.log2(i + 2)
+            i += 1
+        if ideal_dcg > 0:
+            total, points = total + results_dcg / ideal_dcg, points + 1
+    while ideal_gain > 0:
+        ideal_gain = ideal_gain_at(i)
+        if ideal_gain != old:
+            if ideal_dcg > 0:
+                total, points = total + results_dcg / ideal_dcg, points + 1
+            old = ideal_gain
+        if ideal_gain > 0:
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        i += 1
+    return total / points if points else 0.0
+
+
+def bin_g(gains, rel_gains=None):
+    """m_binG.c: sum of 1 / log2(2 + non-relevant items above) over relevant items, / |R|."""
+    n_rel = len(_relevant_gains(gains, rel_gains))
+    total, nonrel = 0.0, 0
+    for g in gains:
+        if g > 0:
+            total += 1.0 / math.log2(2 + nonrel)
+        else:
+            nonrel += 1
+    return total / n_rel if n_rel else 0.0
+
+
+def utility(gains, rel_gains=None):
+    """m_utility.c with its default parameters 1, -1, 0, 0: relevant retrieved minus the others."""
+    hit = sum(1 for g in gains if g > 0)
+    return hit - (len(gains) - hit)
+
+
+def ndcg_burges(gains, k=None, rel_gains=None):
+    """NDCG with the gain 2^rel - 1 (ranx's ndcg_burges)."""
+    return ndcg(gains, k, gain="exponential", rel_gains=rel_gains)
+
+
+def dcg_burges(gains, k=None, rel_gains=None):
+    """DCG with the gain 2^rel - 1 (ranx's dcg_burges)."""
+    return dcg(gains, k, gain="exponential")
+
+
+def ndcg_rel(gains, rel_gains=None):
+    """m_ndcg_rel.c: NDCG at each retrieved relevant item, and the whole list's per missed one.
+
+    Sum DCG(i) / IDCG(i) over the ranks i of relevant items (the ideal stops
+    growing after its |R| items); each relevant item not retrieved adds
+    DCG / IDCG of the whole list; divide by |R|.
+    """
+    ideal = sorted(_relevant_gains(gains, rel_gains), reverse=True)
+    if not ideal:
+        return 0.0
+    total, results_dcg, found = 0.0, 0.0, 0
+    for i, g in enumerate(gains):
+        results_dcg += g / math.log2(i + 2)
+        if g > 0:
+            found += 1
+            total += results_dcg / sum(x / math.log2(j + 2) for j, x in enumerate(ideal[: i + 1]))
+    whole = sum(x / math.log2(j + 2) for j, x in enumerate(ideal))
+    total += (len(ideal) - found) * results_dcg / whole
+    return total / len(ideal)
+
+
+def trec_g(gains, rel_gains=None):
+    """m_G.c: sum of g_i / log2(2 + C_i - S_i) over the list, over the sum of the ideal gains.
+
+    S_i: the gains down to rank i; C_i: the ideal gains down to rank i, each
+    at least 1 (1 past the ideal).
+    """
+    ideal = sorted(_relevant_gains(gains, rel_gains), reverse=True)
+    if not ideal:
+        return 0.0
+    total, s, c = 0.0, 0.0, 0.0
+    for i, g in enumerate(gains):
+        s += g
+        c += max(ideal[i] if i < len(ideal) else 0.0, 1.0)
+        if g != 0:
+            total += g / math.log2(2 + c - s)
+    return total / sum(ideal)
+
+
 REFERENCE.update(
     {
         "gm_map": Reference(average_precision, {"ap_denominator": "min"}, aggregate="geometric"),
@@ -941,5 +1059,12 @@ def sdcg(gains, k=None, min_grade=0.0, max_grade=1.0, max_depth=1000, rel_gains=
 REFERENCE.update(
     {
         "sdcg": Reference(sdcg),
+        "ndcg_rel": Reference(ndcg_rel),
+        "trec_g": Reference(trec_g),
+        "rndcg": Reference(rndcg),
+        "bin_g": Reference(bin_g),
+        "utility": Reference(utility, normalised=False, monotone=False, needs_relevant=False),
+        "ndcg_burges": Reference(ndcg_burges),
+        "dcg_burges": Reference(dcg_burges, normalised=False),
     }
 )

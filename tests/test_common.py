@@ -179,6 +179,8 @@ VALID = {
     rm.iprec_at_recall: ((Y_TRUE, Y_SCORE), {"recall_level": 0.5}),
     # the function behind the registry's rprec_mult_x names, one per multiple
     rm.rprec_mult: ((Y_TRUE, Y_SCORE), {"multiple": 1.2}),
+    # trec_eval's relstring: one string per user, not a registry metric
+    rm.relstring: ((Y_TRUE, Y_SCORE), {"k": 3}),
 }
 
 # every ranking metric of the registry is swept, even one added after this table:

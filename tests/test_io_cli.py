@@ -109,6 +109,7 @@ TREC_MEASURES = [
     "ndcg_cut.10", "recip_rank", "success.1", "success.5", "Rprec", "bpref",
     "set_P", "set_recall", "set_F", "set_relative_P", "relative_P.5", "relative_P.20",
     "iprec_at_recall.0.10", "iprec_at_recall.0.50", "11pt_avg",
+    "Rndcg", "binG", "utility", "ndcg_rel", "G",
 ]  # fmt: skip
 
 

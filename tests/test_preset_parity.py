@@ -178,6 +178,10 @@ for _base in ("mrr", "map", "ndcg"):
 for _m in ("precision@5", "recall@5", "mrr@5", "mrr@20", "mrr", "map@5", "map@20", "map"):
     KNOWN["values", "torchmetrics", "ties", _m] = TORCHMETRICS_TIES
     KNOWN["mean", "torchmetrics", "ties", _m] = TORCHMETRICS_TIES
+for _base in ("ndcg_burges", "dcg_burges"):  # ranx's Burges DCG: the same ties as ndcg
+    for _k in ("@5", "@20", ""):
+        KNOWN["values", "ranx", "ties", _base + _k] = RANX_TIES
+        KNOWN["mean", "ranx", "ties", _base + _k] = RANX_TIES
 for _m in metrics_of("recbole"):
     if _m != "hr@10":  # a hit in the top 10 of 15 items is the same in every order here
         KNOWN["values", "recbole", "ties", _m] = RECBOLE_TIES
@@ -450,6 +454,11 @@ TREC_MEASURES = {
     "set_map": "set_map",
     **{f"rprec_mult_{x / 10:.2f}": f"Rprec_mult_{x / 10:.2f}" for x in range(2, 21, 2)},
     "infap": "infAP",
+    "rndcg": "Rndcg",
+    "bin_g": "binG",
+    "utility": "utility",
+    "ndcg_rel": "ndcg_rel",
+    "trec_g": "G",
 }
 # trec_eval's gm_* measures print only a summary; pytrec_eval returns log(max(v, 1e-5)) per
 # query. The per-user values compared are those of the measure they summarise.

@@ -59,6 +59,43 @@ def _iprec_measures(name, family, params):
     return [(f"iprec_at_recall_{x:.2f}",) * 2 for x in levels]
 
 
+# trec_eval's gain-based measures: Rndcg, binG, utility; the gain maps of ndcg,
+# dcg and Rndcg (ndcg.1=0.5,2=3: gain_values) and utility's four parameters
+# (utility.1,-1,0,0), labelled as trec_eval prints them (name_params)
+_TREC_PLAIN.update(
+    {"Rndcg": "rndcg", "binG": "bin_g", "utility": "utility", "ndcg_rel": "ndcg_rel", "G": "trec_g"}
+)
+_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_GAIN_MAP = re.compile(
+    rf"^(ndcg_rel|ndcg|dcg|Rndcg|G)[._]((?:[-+]?\d+={_NUM})(?:,[-+]?\d+={_NUM})*)$"
+)
+_UTILITY = re.compile(rf"^utility[._]({_NUM}),({_NUM}),({_NUM}),({_NUM})$")
+_GAIN_METRIC = {
+    "ndcg": "ndcg",
+    "dcg": "dcg",
+    "Rndcg": "rndcg",
+    "ndcg_rel": "ndcg_rel",
+    "G": "trec_g",
+}
+
+
+def _gain_measures(name):
+    """trec_eval's ndcg.l=g,... and utility.p1,p2,p3,p4, or None for another name."""
+    m = _GAIN_MAP.match(name)
+    if m:
+        pairs = [part.split("=") for part in m.group(2).split(",")]
+        gains = {int(level): float(gain) for level, gain in pairs}
+        if len(gains) != len(pairs):
+            raise ValueError(f"measure {name!r} names a relevance level twice")
+        return [(f"{m.group(1)}_{m.group(2)}", f"{_GAIN_METRIC[m.group(1)]}(gain_values={gains})")]
+    m = _UTILITY.match(name)
+    if m:
+        keys = ("rel_ret", "nonrel_ret", "rel_not_ret", "nonrel_not_ret")
+        args = ", ".join(f"{key}={float(x)}" for key, x in zip(keys, m.groups(), strict=True))
+        return [(f"utility_{name[8:]}", f"utility({args})")]
+    return None
+
+
 def trec_measures(name: str) -> list[tuple[str, str]]:
     """``(label, metric)`` pairs for a measure name, ours or trec_eval's.
 
@@ -77,6 +114,9 @@ def trec_measures(name: str) -> list[tuple[str, str]]:
         raise TypeError(f"a measure name must be a str, got {type(name).__name__}")
     if name in _TREC_PLAIN:
         return [(name, _TREC_PLAIN[name])]
+    gain = _gain_measures(name)
+    if gain is not None:
+        return gain
     m = _IPREC.match(name)
     if m:
         return _iprec_measures(name, m.group(1), m.group(2))

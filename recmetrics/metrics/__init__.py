@@ -24,6 +24,11 @@ tie group), the beyond-accuracy metrics of the recommended lists.
   ``set_map`` and ``Rprec_mult``; :mod:`~recmetrics.metrics.infap`:
   inferred AP; ``_aggregate``: how a metric's per-user values are
   summarised (the mean, a sum, a geometric mean), read by every consumer;
+* :mod:`~recmetrics.metrics.trec_gain` and
+  :mod:`~recmetrics.metrics.trec_gain_walks`: trec_eval's gain-based
+  measures (``Rndcg``, ``binG``, ``ndcg_rel``, ``G``; gain maps are the
+  keyword ``gain_values`` of these and of DCG/NDCG), ``utility`` and
+  ``relstring``, and ranx's Burges DCG;
 * :mod:`~recmetrics.metrics.beyond`: coverage, concentration, novelty,
   popularity, diversity, serendipity, calibration (``book/beyond``);
 * ``_core``: cutoff windows, expectations over tie groups, the policies for

@@ -39,6 +39,8 @@ from .topn import (
     reciprocal_rank,
 )
 from .trec_counts import num_nonrel_judged_ret, num_q, num_rel, num_rel_ret, num_ret
+from .trec_gain import bin_g, dcg_burges, ndcg_burges, rndcg, utility
+from .trec_gain_walks import ndcg_rel, trec_g
 from .trec_sets import (
     relative_precision,
     set_f,
@@ -279,6 +281,17 @@ REGISTRY: dict[str, MetricSpec] = {
         MetricSpec("nerr11", nerr11, takes_cutoff=False),
         MetricSpec("bpm", bpm),
         MetricSpec("sdcg", sdcg, aliases=("scaled_dcg",)),
+        # trec_eval's gain-based and utility measures (trec_eval's names as aliases;
+        # their gain maps, ndcg.1=0.5,2=3, are the keyword gain_values)
+        MetricSpec("rndcg", rndcg, aliases=("r_ndcg",), takes_cutoff=False),
+        MetricSpec("bin_g", bin_g, aliases=("bing", "binary_g"), takes_cutoff=False),
+        MetricSpec("utility", utility, aliases=("set_utility",), takes_cutoff=False),
+        # ranx's Burges DCG: ndcg / dcg with gain='exponential'
+        MetricSpec("ndcg_burges", ndcg_burges),
+        MetricSpec("dcg_burges", dcg_burges),
+        # trec_eval's ndcg_rel and G (gain maps: gain_values)
+        MetricSpec("ndcg_rel", ndcg_rel, takes_cutoff=False),
+        MetricSpec("trec_g", trec_g, aliases=("g", "normalized_gain"), takes_cutoff=False),
     )
 }
 
@@ -421,6 +434,35 @@ def _sdcg_dcg(value):
     return {}
 
 
+def _gains_reader(value):
+    """ir_measures' ``nDCG(gains={...})``: its int-to-int gain map, our ``gain_values``.
+
+    ir_measures maps the qrels' grades before trec_eval reads them, which is
+    trec_eval's gain map for gains >= 0; a negative mapped grade would make
+    the document unjudged there, so negative gains are refused.
+    """
+    from ._gain_values import check_gain_values
+
+    gains = check_gain_values(value)
+    if any(g < 0 for g in gains.values()):
+        raise ValueError(
+            "ir_measures' gains make a document with a negative gain unjudged; "
+            "give trec_eval's negative gains as gain_values"
+        )
+    return {"gain_values": gains}
+
+
+def _keyword_reader(key):
+    """A parameter read as the metric's keyword of the same name (checked by the metric)."""
+    return lambda value: {key: value}
+
+
+def _gain_values_reader(value):
+    from ._gain_values import check_gain_values
+
+    return {"gain_values": check_gain_values(value)}
+
+
 #: The ir_measures parameters read, per metric: parameter -> function of its
 #: value giving the metric's keywords (it raises ValueError for a value it
 #: cannot read). RBP's ``rel=1`` is binary relevance (cwl_eval's RBP).
@@ -440,6 +482,17 @@ IR_MEASURES_PARAMS = {
         "min_rel": _CWL_PARAMS["min_rel"],
         "max_rel": _CWL_PARAMS["max_rel"],
     },
+    # trec_eval's gain maps (ndcg.1=0.5,2=3): ir_measures' gains, or gain_values
+    "ndcg": {"gains": _gains_reader, "gain_values": _gain_values_reader},
+    "dcg": {"gain_values": _gain_values_reader},
+    "rndcg": {"gain_values": _gain_values_reader},
+    "ndcg_rel": {"gain_values": _gain_values_reader},
+    "trec_g": {"gain_values": _gain_values_reader},
+    # trec_eval's utility.p1,p2,p3,p4 (the CLI reads it into these names)
+    "utility": {
+        key: _keyword_reader(key)
+        for key in ("rel_ret", "nonrel_ret", "rel_not_ret", "nonrel_not_ret", "n_docs")
+    },
 }
 
 
@@ -450,7 +503,7 @@ def _show(params):
 def _read_params(name, args):
     """``'p=0.8, rel=1'`` -> ``{'p': 0.8, 'rel': 1}`` (Python literals, as ir_measures)."""
     params = {}
-    for part in filter(None, (x.strip() for x in args.split(","))):
+    for part in filter(None, (x.strip() for x in _top_level_split(args))):
         m = _PARAM.match(part)
         if not m:
             raise ValueError(
@@ -465,6 +518,19 @@ def _read_params(name, args):
             raise ValueError(f"{name!r} sets {m.group(1)} twice")
         params[m.group(1)] = value
     return params
+
+
+def _top_level_split(args):
+    """Split ``'gains={1: 0.5, 2: 3}, x=1'`` at the commas outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(args):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            parts.append(args[start:i])
+            start = i + 1
+    parts.append(args[start:])
+    return parts
 
 
 def _keywords_of(name, spec, params):

@@ -32,6 +32,7 @@ from .._validation import as_numeric_array, check_choice, check_k, check_positiv
 from ..inputs.forms import as_ranking
 from ..ranking import Ranking
 from ._core import expected_sum, finish, prefix_table
+from ._gain_values import check_gain_values, entry_gains, expected_dcg, ideal_dcg, ideal_runs
 
 __all__ = ["cg", "dcg", "idcg", "ndcg", "GAINS", "IDCG_MODES", "DISCOUNTS", "discount"]
 
@@ -203,6 +204,30 @@ def _idcg(r: Ranking, k, gain, log_base, idcg, kind="log"):
     return _check_finite_sum(val, r, "IDCG")
 
 
+def _trec_dcg(r, k, gain, log_base, kind, gain_values):
+    """DCG, with trec_eval's gain map when ``gain_values`` is given."""
+    gain_values = check_gain_values(gain_values)
+    if gain_values is None:
+        return _dcg(r, k, gain, log_base, kind)
+    check_choice(kind, "discount", DISCOUNTS)
+    rel, g0 = entry_gains(r, gain_values, _gain(r.gain, gain))
+    val = expected_dcg(r, k, rel, g0, lambda i: discount(i, log_base, kind))
+    return _check_finite_sum(val, r, "DCG")
+
+
+def _trec_idcg(r, k, gain, log_base, idcg, kind, gain_values):
+    """IDCG, over every judged item with a positive gain under ``gain_values``."""
+    gain_values = check_gain_values(gain_values)
+    if gain_values is None:
+        return _idcg(r, k, gain, log_base, idcg, kind)
+    check_choice(idcg, "idcg", IDCG_MODES)
+    if idcg == "k":
+        raise ValueError("idcg='k' is defined for binary relevance only, not with gain_values")
+    rel, g0 = entry_gains(r, gain_values, _gain(r.gain, gain))
+    val = ideal_dcg(r, ideal_runs(r, rel, g0), k, lambda i: discount(i, log_base, kind))
+    return _check_finite_sum(val, r, "IDCG")
+
+
 @fill_doc
 def cg(
     a=None,
@@ -276,6 +301,7 @@ def dcg(
     no_relevant="skip",
     per_user=False,
     discount="log",
+    gain_values=None,
 ):
     """Discounted cumulative gain at k.
 
@@ -298,6 +324,12 @@ def dcg(
     %(no_relevant)s
     %(per_user)s
     %(discount)s
+    gain_values : mapping of int to float, optional
+        trec_eval's gain map (``-m ndcg.1=0.5,2=3``; ``gain_init.c``): the
+        gain of each named grade (an int ``>= 0``); the other grades keep
+        the gain of ``gain``. Grade 0, the judged non-relevant items, may
+        get a gain, and gains may be 0 or negative; see
+        :mod:`recmetrics.metrics.trec_gain` for the ideal ranking.
 
     Returns
     -------
@@ -330,8 +362,12 @@ def dcg(
     3.5
     """
     r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
-    val = _dcg(r, k, gain, log_base, discount)
-    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+    val = _trec_dcg(r, k, gain, log_base, discount, gain_values)
+    # with a gain map, defined where NDCG is: a positive ideal
+    defined = None
+    if gain_values is not None:
+        defined = _trec_idcg(r, k, gain, log_base, "min", discount, gain_values) > 0
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)
 
 
 @fill_doc
@@ -423,6 +459,7 @@ def ndcg(
     no_relevant="skip",
     per_user=False,
     discount="log",
+    gain_values=None,
 ):
     """Normalised discounted cumulative gain at k, ``DCG@k / IDCG@k``.
 
@@ -451,6 +488,12 @@ def ndcg(
     %(no_relevant)s
     %(per_user)s
     %(discount)s
+    gain_values : mapping of int to float, optional
+        trec_eval's gain map (``-m ndcg.1=0.5,2=3``; ``gain_init.c``): the
+        gain of each named grade (an int ``>= 0``); the other grades keep
+        the gain of ``gain``. Grade 0, the judged non-relevant items, may
+        get a gain, and gains may be 0 or negative; see
+        :mod:`recmetrics.metrics.trec_gain` for the ideal ranking.
 
     Returns
     -------
@@ -488,8 +531,10 @@ def ndcg(
     0.2346
     """
     r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
-    num = _dcg(r, k, gain, log_base, discount)
-    den = _idcg(r, k, gain, log_base, idcg, discount)
+    num = _trec_dcg(r, k, gain, log_base, discount, gain_values)
+    den = _trec_idcg(r, k, gain, log_base, idcg, discount, gain_values)
     with np.errstate(invalid="ignore", divide="ignore"):
         val = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
-    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+    # with a gain map, judged non-relevant items may make the ideal positive
+    defined = None if gain_values is None else den > 0
+    return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)

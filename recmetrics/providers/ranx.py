@@ -22,6 +22,8 @@ PROVIDER = Provider(
         "mrr": "both",
         "map": "both",
         "ndcg": "both",
+        "ndcg_burges": "both",
+        "dcg_burges": "both",
     },
     sources={
         "precision": "ranx/metrics/precision.py: _precision",
@@ -32,5 +34,7 @@ PROVIDER = Provider(
         "map": "ranx/metrics/average_precision.py: _average_precision",
         "ndcg": "ranx/metrics/ndcg.py: _dcg, _idcg, _ndcg",
         "ties": "ranx/data_structures/common.py: sort_dict_by_value (np.argsort of -scores)",
+        "ndcg_burges": "ranx/metrics/ndcg.py: _ndcg with jarvelin=False (gain 2^rel - 1)",
+        "dcg_burges": "ranx/metrics/ndcg.py: _dcg with jarvelin=False (gain 2^rel - 1)",
     },
 )

@@ -72,6 +72,11 @@ PROVIDER = Provider(
         "rprec_mult_1.80": "none",
         "rprec_mult_2.00": "none",
         "infap": "none",  # infAP
+        "rndcg": "none",  # Rndcg (gain maps: gain_values)
+        "bin_g": "none",  # binG
+        "utility": "none",  # utility (its parameters: keywords)
+        "ndcg_rel": "none",  # ndcg_rel
+        "trec_g": "none",  # G
     },
     sources={
         "precision": "m_P.c (P_k)",
@@ -115,5 +120,10 @@ PROVIDER = Provider(
             for x in range(2, 21, 2)
         },
         "infap": "m_infap.c (infAP; a negative qrels grade: pooled but unjudged)",
+        "rndcg": "m_Rndcg.c (Rndcg; gain maps: gain_init.c)",
+        "bin_g": "m_binG.c (binG)",
+        "utility": "m_utility.c (utility.p1,p2,p3,p4; -N is n_docs)",
+        "ndcg_rel": "m_ndcg_rel.c (ndcg_rel; gain maps: gain_init.c)",
+        "trec_g": "m_G.c (G; gain maps: gain_init.c)",
     },
 )
