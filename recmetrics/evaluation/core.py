@@ -407,7 +407,7 @@ def _ranking_table(call, options, overrides, y_true, y_score, mask, progress):
     rankings = Rankings(call, form, frame, y_true, y_score, mask, progress)
     per_metric = [dict(options, **overrides.get(spec.name, {})) for _, spec, _ in call.parsed]
     for opts, (_, spec, _) in zip(per_metric, call.parsed, strict=True):
-        if "gain" in spec.keywords:  # graded: every grade > 0 is a gain (trec_eval's ndcg)
+        if spec.graded:  # every grade > 0 is a gain (trec_eval's gain measures ignore -l)
             opts["relevance_level"] = None
     rankings.plan((opts, k) for opts, (_, _, k) in zip(per_metric, call.parsed, strict=True))
     columns = {}

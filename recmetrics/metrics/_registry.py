@@ -106,6 +106,12 @@ class MetricSpec:
         geometric mean with a floor (``gm_map``, ``gm_bpref``). The metric
         function (``per_user=False``), :func:`recmetrics.evaluate`, the
         command line and the distributed evaluate all read it.
+    graded : bool
+        Whether the metric reads every grade above 0 as a gain, whatever
+        trec_eval's relevance level (``relevance_level=``, its ``-l``) says
+        is relevant: trec_eval's gain measures (``ndcg``, ``ndcg_rel``,
+        ``Rndcg``, ``G``) ignore ``-l``. Default: the metrics that take a
+        ``gain`` keyword.
     """
 
     name: str
@@ -117,6 +123,12 @@ class MetricSpec:
     kind: str = "ranking"
     needs: tuple[str, ...] = ()
     aggregate: str = "mean"
+    reads_grades: bool = False
+
+    @property
+    def graded(self):
+        """Whether every grade above 0 is a gain (see the class docstring)."""
+        return self.reads_grades or "gain" in self.keywords
 
     def __post_init__(self):
         if self.aggregate not in AGGREGATES:
@@ -283,15 +295,21 @@ REGISTRY: dict[str, MetricSpec] = {
         MetricSpec("sdcg", sdcg, aliases=("scaled_dcg",)),
         # trec_eval's gain-based and utility measures (trec_eval's names as aliases;
         # their gain maps, ndcg.1=0.5,2=3, are the keyword gain_values)
-        MetricSpec("rndcg", rndcg, aliases=("r_ndcg",), takes_cutoff=False),
+        MetricSpec("rndcg", rndcg, aliases=("r_ndcg",), takes_cutoff=False, reads_grades=True),
         MetricSpec("bin_g", bin_g, aliases=("bing", "binary_g"), takes_cutoff=False),
         MetricSpec("utility", utility, aliases=("set_utility",), takes_cutoff=False),
         # ranx's Burges DCG: ndcg / dcg with gain='exponential'
         MetricSpec("ndcg_burges", ndcg_burges),
         MetricSpec("dcg_burges", dcg_burges),
         # trec_eval's ndcg_rel and G (gain maps: gain_values)
-        MetricSpec("ndcg_rel", ndcg_rel, takes_cutoff=False),
-        MetricSpec("trec_g", trec_g, aliases=("g", "normalized_gain"), takes_cutoff=False),
+        MetricSpec("ndcg_rel", ndcg_rel, takes_cutoff=False, reads_grades=True),
+        MetricSpec(
+            "trec_g",
+            trec_g,
+            aliases=("g", "normalized_gain"),
+            takes_cutoff=False,
+            reads_grades=True,
+        ),
     )
 }
 
