@@ -295,6 +295,18 @@ def test_evaluate_in_blocks_of_users_gives_the_same_numbers(kw):
 # ------------------------------------------------------------- rankings to a depth
 
 
+def _refuses_expected_ties(fn, ranking, k):
+    """The error of a metric that averages over every order of tied items and refuses
+    too many (INST, NERR, BPM under ``ties='expected'``), or None."""
+    try:
+        fn(ranking, k=k, per_user=True)
+    except ValueError as err:
+        if "ties='expected'" in str(err) and "distinct orders" in str(err):
+            return err
+        raise
+    return None
+
+
 @pytest.mark.parametrize("ties", ["expected", "optimistic", "pessimistic", "trec_eval"])
 @pytest.mark.parametrize(
     ("levels", "dtype", "sparse"),
@@ -336,6 +348,11 @@ def test_a_ranking_to_a_depth_gives_every_cutoff_metric_bit_for_bit(
         left_out += int(np.sum(np.isinf(r.start)) - np.sum(np.isinf(full.start)))
         for fn in RANKED_METRICS:  # (the registry's metrics with a cutoff)
             for k in {1, depth // 2 or 1, depth}:
+                refused = _refuses_expected_ties(fn, full, k)
+                if refused is not None:  # adaptive C/W/L measures: the same error at depth
+                    with pytest.raises(ValueError, match=r"ties='expected'"):
+                        fn(r, k=k, per_user=True)
+                    continue
                 np.testing.assert_array_equal(
                     fn(r, k=k, per_user=True), fn(full, k=k, per_user=True), err_msg=fn.__name__
                 )

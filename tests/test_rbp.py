@@ -297,7 +297,7 @@ def test_ir_measures_names(name):
         ("RBP(0.8)", "cannot read the parameter '0.8'"),
         ("RBP(p=0.8, p=0.9)", "sets p twice"),
         ("Bpref(rel=1)", "rel=1 are not supported yet for bpref"),
-        ("NERR10(p=0.8)", "unknown metric"),
+        ("NERR12(p=0.8)", "unknown metric"),
     ],
 )
 def test_unsupported_parameters_raise_naming_them(name, what):

@@ -138,6 +138,13 @@ def _tied_contributions(x, first, ends, size, start, m):
     return out
 
 
+def _cumsum_within(values, groups):
+    """Running sums of ``values`` restarted at each new value of the sorted ``groups``."""
+    import pandas as pd
+
+    return pd.Series(values).groupby(groups, sort=False).cumsum().to_numpy()
+
+
 def _err_values(r, k, max_grade):
     """Per user: ERR@k, exact over the orders of tied items (see :func:`err`)."""
     sat = (np.power(2.0, r.gain) - 1.0) / np.power(2.0, max_grade)  # R per relevant entry
@@ -147,12 +154,17 @@ def _err_values(r, k, max_grade):
     sat, lo, hi = sat[order], lo[order], hi[order]
     # prod of (1 - R) over the relevant entries of the earlier groups of the user
     log_x = np.log1p(-sat)
-    cum = np.concatenate(([0.0], np.cumsum(log_x)))
+    # summed within each user from its first entry (no difference of running sums
+    # over all users, so a user's value does not depend on the entries of others:
+    # bit for bit the same on a ranking built to a depth)
+    within = _cumsum_within(log_x, user)
+    before = np.zeros(user.shape[0])  # the sum over the user's earlier entries
+    same = np.flatnonzero(user[1:] == user[:-1]) + 1
+    before[same] = within[same - 1]
     first = np.ones(user.shape[0], dtype=bool)  # first entry of its (user, group)
     first[1:] = (user[1:] != user[:-1]) | (start[1:] != start[:-1])
-    user_first = np.searchsorted(user, np.arange(r.n_users))  # first entry of each user
     group_first = np.maximum.accumulate(np.where(first, np.arange(user.shape[0]), 0))
-    reach = np.exp(cum[group_first] - cum[user_first[user]])
+    reach = np.exp(before[group_first])
     contrib = np.zeros(user.shape[0])
     single = (size == 1) & (hi > lo)
     contrib[single] = sat[single] / (start[single] + 1.0)
