@@ -192,3 +192,24 @@ def test_auc_average_relevant_is_sklearn_weighted_over_users(seed):
     assert rm.auc(y, s, average="user") == pytest.approx(
         sk.roc_auc_score(y.T, s.T, average="macro"), abs=TOL
     )
+
+
+# ----------------------------------------------------------------- already in the package
+@pytest.mark.parametrize("seed", SEEDS)
+def test_lrap_and_label_ranking_loss_are_existing_options(seed):
+    """LRAP is AP with sklearn's tie rule; label_ranking_loss is the pessimistic rank loss.
+
+    ``label_ranking_average_precision_score`` counts a user without relevant
+    items as 1 (``no_relevant='one'``); ``label_ranking_loss`` counts a tied
+    pair as wrong (``ties='pessimistic'``) and a user with one class only as
+    0 (``rank_loss(no_relevant='zero')`` would count it 1: ``1 - 0``).
+    """
+    y, s = _matrix(seed)
+    lrap = rm.average_precision(
+        y, s, ap_ties="group_end", no_relevant="one", ap_denominator="relevant"
+    )
+    assert lrap == pytest.approx(sk.label_ranking_average_precision_score(y, s), abs=TOL)
+    loss = rm.rank_loss(y, s, ties="pessimistic", per_user=True)
+    assert np.nan_to_num(loss, nan=0.0).mean() == pytest.approx(
+        sk.label_ranking_loss(y, s), abs=TOL
+    )
