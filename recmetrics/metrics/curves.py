@@ -181,14 +181,17 @@ def partial_auc(
     random ranking (``f^2 / 2``) to 0.5 and of a perfect one (``f``) to 1,
     as ``sklearn.metrics.roc_auc_score(y_true, y_score, max_fpr=f)``. With
     ``f = 1`` it is the AUC (:func:`recmetrics.auc`). Counting pairs, with
-    ``n-`` non-relevant items, ``A = \\frac{1}{n^+ n^-} \\sum_{i \\in R}
-    \\max(f\\,n^- - a_i, 0)`` where ``a_i`` non-relevant items are ranked
-    above the relevant item ``i``: each relevant item sweeps the part of
-    the first ``f n-`` non-relevant items that lie below it.
+    ``n+`` relevant and ``n-`` non-relevant items,
+
+    .. math:: A = \\frac{1}{n^+ n^-} \\sum_{i \\in R} \\max(f\\,n^- - a_i,\\ 0)
+
+    where ``a_i`` non-relevant items are ranked above the relevant item
+    ``i``: each relevant item sweeps the part of the first ``f n-``
+    non-relevant items that lie below it.
 
     A tie group holding relevant and non-relevant items is where the
-    conventions part, when ``f n-`` falls inside it. ``interpolation=
-    'expected'`` (the default) takes the exact expectation over every order
+    conventions part, when ``f n-`` falls inside it.
+    ``interpolation='expected'`` (the default) takes the exact expectation over every order
     of the tied items (with ``ties='expected'``): the relevant item lies
     below ``u`` of its ``q`` tied non-relevant items, ``u`` uniform on
     ``0..q``. ``'linear'`` is scikit-learn's: its ROC curve crosses the tie

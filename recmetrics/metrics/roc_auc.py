@@ -138,6 +138,7 @@ def auc(
     See Also
     --------
     rank_loss : ``1 - AUC``.
+    recmetrics.partial_auc : The area up to a false positive rate (``pauc``).
     roc_curve : The ROC curve of one list of scores.
     trapezoid_area : The area under a curve through given points.
     recmetrics.sampled.expected_metric : The AUC of a sampled rank.
@@ -338,6 +339,7 @@ def roc_curve(y_true, y_score, *, drop_intermediate=False):
     --------
     trapezoid_area : The area under the curve (the AUC).
     auc : The AUC from ranks, for many users at once.
+    recmetrics.det_curve : The false negative rate against FPR.
     precision_recall_curve : Precision against recall at the same thresholds.
 
     References
