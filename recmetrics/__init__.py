@@ -33,6 +33,7 @@ from .inputs.frames import from_frames
 from .io import read_table, read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 from .metrics import beyond
 from .metrics.cascade import err
+from .metrics.curves import coverage_error, det_curve, partial_auc
 from .metrics.cwl import insq, inst
 from .metrics.cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11, sdcg
 from .metrics.infap import infap
@@ -252,4 +253,8 @@ __all__ = [
     "dcg_burges",
     "ndcg_rel",
     "trec_g",
+    # issue 26: scikit-learn's DET curve, partial AUC and coverage error
+    "det_curve",
+    "partial_auc",
+    "coverage_error",
 ]

@@ -249,12 +249,15 @@ _LIBRARY_REFERENCES = (
 # --------------------------------------------------------------------------
 # AUC and rank loss
 _AUC_AVERAGE = _param(
-    "average : {'user', 'weighted', 'global'}, default 'user'",
+    "average : {'user', 'weighted', 'relevant', 'global'}, default 'user'",
     """\
 ``'user'``: the mean of the per-user AUCs. ``'weighted'``: the per-user
 AUCs weighted by each user's number of ranked items (impressions), the
-GAUC of Zhou et al. (2018); ``no_relevant`` may then be ``'skip'``,
-``'zero'`` or ``'raise'``. ``'global'``: pool every (user, item) pair of
+GAUC of Zhou et al. (2018). ``'relevant'``: weighted by each user's number
+of relevant items (its support), scikit-learn's ``average='weighted'`` with
+the users as labels (``roc_auc_score(y_true.T, y_score.T,
+average='weighted')``). With a weighted average ``no_relevant`` may be
+``'skip'``, ``'zero'`` or ``'raise'``. ``'global'``: pool every (user, item) pair of
 ``(y_true, y_score)`` into one ranking and compute one AUC, as
 ``sklearn.metrics.roc_auc_score`` on the flattened arrays (score
 matrices only, without ``per_user``).""",
@@ -449,6 +452,15 @@ _REFERENCES = {
     "doi:10.1145/1183614.1183633",
     "robertson2006": "Robertson, S. (2006). On GMAP: and other transformations. Proceedings "
     "of CIKM 2006, 78-83. doi:10.1145/1183614.1183630",
+    # scikit-learn's curves and multilabel ranking measures (recmetrics/metrics/curves.py)
+    "mcclish1989": "McClish, D. K. (1989). Analyzing a portion of the ROC curve. Medical "
+    "Decision Making 9(3), 190-195. doi:10.1177/0272989X8900900307",
+    "martin1997": "Martin, A., Doddington, G., Kamm, T., Ordowski, M. and Przybocki, M. (1997). "
+    "The DET curve in assessment of detection task performance. Proc. Eurospeech 1997, "
+    "1895-1898",
+    "tsoumakas2010": "Tsoumakas, G., Katakis, I. and Vlahavas, I. (2010). Mining multi-label "
+    "data. In Data Mining and Knowledge Discovery Handbook, 667-685. Springer. "
+    "doi:10.1007/978-0-387-09823-4_34",
 }
 
 #: Every piece a docstring can name as ``%(name)s``.

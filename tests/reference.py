@@ -1068,3 +1068,48 @@ REFERENCE.update(
         "dcg_burges": Reference(dcg_burges, normalised=False),
     }
 )
+
+
+# --------------------------------------------------------------- scikit-learn: pAUC, coverage
+def partial_auc(gains, max_fpr=0.1, mcclish=True, rel_gains=None):
+    """Area under the ROC staircase of a strict order up to FPR = max_fpr, McClish-standardised.
+
+    Walk down the list: the j-th non-relevant item moves the curve right by
+    1/n- at height TP/n+, of which only the part left of max_fpr counts.
+    No relevant or no non-relevant item: 0.
+    """
+    n_pos = sum(1 for g in gains if g > 0)
+    n_neg = len(gains) - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return 0.0
+    budget = max_fpr * n_neg
+    tp, j, area = 0, 0, 0.0
+    for g in gains:
+        if g > 0:
+            tp += 1
+        else:
+            width = min(max(budget - j, 0.0), 1.0)
+            area += tp * width
+            j += 1
+    area /= n_pos * n_neg
+    if not mcclish:
+        return area
+    low, high = max_fpr**2 / 2, max_fpr
+    return 0.5 * (1 + (area - low) / (high - low))
+
+
+def coverage_error(gains, rel_gains=None):
+    """The 1-based position of the last relevant item (0 without relevant items)."""
+    last = 0
+    for pos, g in enumerate(gains, start=1):
+        if g > 0:
+            last = pos
+    return float(last)
+
+
+REFERENCE.update(
+    {
+        "pauc": Reference(partial_auc, lists=False),
+        "coverage_error": Reference(coverage_error, lists=False, normalised=False, monotone=False),
+    }
+)

@@ -181,6 +181,8 @@ VALID = {
     rm.rprec_mult: ((Y_TRUE, Y_SCORE), {"multiple": 1.2}),
     # trec_eval's relstring: one string per user, not a registry metric
     rm.relstring: ((Y_TRUE, Y_SCORE), {"k": 3}),
+    # issue 26: scikit-learn's DET curve
+    rm.det_curve: (([1, 0, 1, 0], [0.9, 0.2, 0.5, 0.1]), {}),
 }
 
 # every ranking metric of the registry is swept, even one added after this table:

@@ -189,7 +189,8 @@ def test_every_form_gives_the_same_per_user_values(name, kw, tied):
             continue
         if form == "data frames" and reference.reads_judgments:
             continue  # truth without its grade-0 rows leaves items unjudged: other values
-        extra = {"n_items": N_ITEMS} if form.startswith("ranked lists") and name == "auc" else {}
+        needs_n = "n_items" in _registry.get(name).needs
+        extra = {"n_items": N_ITEMS} if form.startswith("ranked lists") and needs_n else {}
         got = fn(*args, per_user=True, **kwargs, **kw, **extra)
         want = expected[base]
         if form == "data frames":  # users without relevant items are not in truth

@@ -503,7 +503,13 @@ def trec_eval_results(data):
 
 def sklearn_results(data):
     """scikit-learn's ranking metrics: each row as one sample, and the means sklearn averages."""
-    from sklearn.metrics import average_precision_score, dcg_score, ndcg_score, roc_auc_score
+    from sklearn.metrics import (
+        average_precision_score,
+        coverage_error,
+        dcg_score,
+        ndcg_score,
+        roc_auc_score,
+    )
 
     out = {}
     for case in CASES:
@@ -530,6 +536,12 @@ def sklearn_results(data):
                     mean[name] = float(
                         average_precision_score(y_true > 0, y_score, average="samples")
                     )
+                elif base == "coverage_error":  # a row without a positive counts 0
+                    per_user[name] = {
+                        str(u): float(coverage_error(y_true[u : u + 1] > 0, y_score[u : u + 1]))
+                        for u in range(n)
+                    }
+                    mean[name] = float(coverage_error(y_true > 0, y_score))
                 else:  # auc: roc_auc_score raises for a row with one class only
                     vals = {}
                     for u in range(n):

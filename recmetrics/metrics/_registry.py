@@ -20,6 +20,7 @@ from ..providers import CUTOFF_RULES, PROVIDERS
 from . import beyond
 from ._aggregate import AGGREGATES
 from .cascade import err
+from .curves import coverage_error, partial_auc
 from .cwl import insq, inst
 from .cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11, sdcg
 from .infap import infap
@@ -310,6 +311,9 @@ REGISTRY: dict[str, MetricSpec] = {
             takes_cutoff=False,
             reads_grades=True,
         ),
+        # scikit-learn's roc_auc_score(max_fpr=...) as pauc(max_fpr=0.2), and coverage_error
+        MetricSpec("pauc", partial_auc, takes_cutoff=False, needs=("n_items",)),
+        MetricSpec("coverage_error", coverage_error, takes_cutoff=False, needs=("n_items",)),
     )
 }
 
@@ -511,6 +515,7 @@ IR_MEASURES_PARAMS = {
         key: _keyword_reader(key)
         for key in ("rel_ret", "nonrel_ret", "rel_not_ret", "nonrel_not_ret", "n_docs")
     },
+    "pauc": {key: _keyword_reader(key) for key in ("max_fpr", "mcclish", "interpolation")},
 }
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._docs import fill_doc
-from .._validation import as_numeric_array, check_choice, check_same_length
+from .._validation import as_numeric_array, check_bool, check_choice, check_same_length
 from ..inputs.forms import as_ranking, input_form
 from ..ranking import Ranking, from_scores
 from ._core import finish
@@ -38,7 +38,7 @@ __all__ = [
     "AUC_AVERAGES",
 ]
 
-AUC_AVERAGES = ("user", "weighted", "global")
+AUC_AVERAGES = ("user", "weighted", "relevant", "global")
 
 
 def _binary_vectors(y_true, y_score):
@@ -50,11 +50,12 @@ def _binary_vectors(y_true, y_score):
     return t, s
 
 
-def _auc_values(r: Ranking):
-    """Per-user AUC with ties counting 1/2, and where it is defined."""
+def _pair_counts(r: Ranking, what="AUC"):
+    """Per relevant entry: the non-relevant items above it and tied with it; n+, n- per user."""
     if r.n_items is None:
         raise ValueError(
-            "AUC needs the catalogue size: pass n_items= (ranked lists or ranks) or score matrices"
+            f"{what} needs the catalogue size: pass n_items= (ranked lists or ranks) or score "
+            "matrices"
         )
     n_pos = r.n_relevant
     n_neg = r.n_items - n_pos
@@ -68,6 +69,12 @@ def _auc_values(r: Ranking):
         r.size - r.group_rel,
         ((r.n_items - r.n_ranked) - (n_pos - n_pos_ranked))[user],
     )
+    return above, tied, n_pos, n_neg
+
+
+def _auc_values(r: Ranking):
+    """Per-user AUC with ties counting 1/2, and where it is defined."""
+    above, tied, n_pos, n_neg = _pair_counts(r)
     loss = r.per_user_sum(above + 0.5 * tied)
     defined = (n_pos > 0) & (n_neg > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -131,6 +138,7 @@ def auc(
     See Also
     --------
     rank_loss : ``1 - AUC``.
+    recmetrics.partial_auc : The area up to a false positive rate (``pauc``).
     roc_curve : The ROC curve of one list of scores.
     trapezoid_area : The area under a curve through given points.
     recmetrics.sampled.expected_metric : The AUC of a sampled rank.
@@ -167,6 +175,12 @@ def auc(
     [0.75, 0.6667]
     >>> [round(auc(y_true, y_score, average=a), 4) for a in ("user", "weighted", "global")]
     [0.7083, 0.7083, 0.7333]
+
+    Weighted by the number of relevant items (2 and 1), scikit-learn's
+    ``average='weighted'`` over the users as labels:
+
+    >>> round(auc(y_true, y_score, average="relevant"), 4)   # (2 * 0.75 + 0.6667) / 3
+    0.7222
     """
     check_choice(average, "average", AUC_AVERAGES)
     if average == "global":
@@ -206,11 +220,12 @@ def auc(
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
     r.check_depth(None, "AUC")
     val, defined = _auc_values(r)
-    if average == "weighted" and not (single or per_user):
+    if average in ("weighted", "relevant") and not (single or per_user):
         check_choice(no_relevant, "no_relevant", ("zero", "skip", "raise"))
         if no_relevant == "raise" and not np.all(defined):
             return finish(val, r, False, no_relevant="raise", per_user=False, defined=defined)
-        w = r.n_ranked * (defined if no_relevant == "skip" else 1.0)
+        size = r.n_ranked if average == "weighted" else r.n_relevant
+        w = size * (defined if no_relevant == "skip" else 1.0)
         return float(np.sum(np.where(defined, val, 0.0) * w) / np.sum(w))
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)
 
@@ -285,7 +300,7 @@ def rank_loss(
 
 
 @fill_doc
-def roc_curve(y_true, y_score):
+def roc_curve(y_true, y_score, *, drop_intermediate=False):
     """ROC curve of one list of scores: one point per distinct threshold.
 
     .. math::
@@ -296,9 +311,9 @@ def roc_curve(y_true, y_score):
 
     Lower the threshold ``theta`` from above the highest score (the point
     (0, 0)) to each distinct score in turn; a group of tied items moves the
-    curve by a diagonal step (Fawcett, 2006). Unlike scikit-learn's
-    ``roc_curve`` (``drop_intermediate=True``), every distinct threshold
-    keeps its point.
+    curve by a diagonal step (Fawcett, 2006). By default every distinct
+    threshold keeps its point; ``drop_intermediate=True`` (scikit-learn's
+    default) drops the points inside a straight segment, as scikit-learn.
 
     Parameters
     ----------
@@ -306,6 +321,11 @@ def roc_curve(y_true, y_score):
         Binary labels, 0 or 1, with at least one of each.
     y_score : array-like of shape (n,)
         Scores (finite); higher means more likely positive.
+    drop_intermediate : bool, default False
+        Drop the points where neither count bends (the second difference of
+        both the false and the true positive counts is 0), keeping the first
+        and last point: scikit-learn's ``drop_intermediate=True``. The curve
+        and its area are unchanged.
 
     Returns
     -------
@@ -319,6 +339,7 @@ def roc_curve(y_true, y_score):
     --------
     trapezoid_area : The area under the curve (the AUC).
     auc : The AUC from ranks, for many users at once.
+    recmetrics.det_curve : The false negative rate against FPR.
     precision_recall_curve : Precision against recall at the same thresholds.
 
     References
@@ -335,13 +356,32 @@ def roc_curve(y_true, y_score):
     >>> fpr, tpr, thr = roc_curve([1, 0, 1, 0], [0.5, 0.5, 0.3, 0.1])   # a tie: diagonal step
     >>> fpr.tolist(), tpr.tolist(), thr.tolist()
     ([0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.5, 0.3, 0.1])
+    >>> fpr, tpr, thr = roc_curve([1, 1, 0, 0], [0.9, 0.8, 0.3, 0.1], drop_intermediate=True)
+    >>> fpr.tolist(), tpr.tolist(), thr.tolist()   # (0.5, 1) dropped
+    ([0.0, 0.0, 0.0, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.9, 0.8, 0.1])
     """
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     t, s = _binary_vectors(y_true, y_score)
     n_pos, n_neg = t.sum(), t.shape[0] - t.sum()
     if n_pos == 0 or n_neg == 0:
         raise ValueError("y_true must contain both positives and negatives for a ROC curve")
     tp, fp, thr = _cumulative_counts(t, s)
+    if drop_intermediate:
+        tp, fp, thr = _drop_straight(tp, fp, thr)
     return fp / n_neg, tp / n_pos, thr
+
+
+def _drop_straight(tp, fp, thr):
+    """scikit-learn's drop_intermediate: keep the ends and the points where tp or fp bends.
+
+    As scikit-learn, the test runs on the thresholds before the point (0, 0)
+    is prepended, so the first finite threshold is always kept.
+    """
+    if tp.shape[0] <= 3:
+        return tp, fp, thr
+    bend = (np.diff(fp[1:], 2) != 0) | (np.diff(tp[1:], 2) != 0)
+    keep = np.r_[True, True, bend, True]
+    return tp[keep], fp[keep], thr[keep]
 
 
 def _cumulative_counts(t, s):

@@ -18,12 +18,23 @@ PROVIDER = Provider(
     keywords={"no_relevant": "zero", "ap_denominator": "relevant", "ap_ties": "group_end"},
     # roc_auc_score is undefined (it raises) for a user with one class only;
     # ndcg_score counts a user without relevant items as 0
-    metric_keywords={"auc": {"no_relevant": "skip"}},
-    metrics={"map": "none", "ndcg": "both", "dcg": "both", "auc": "none"},
+    metric_keywords={
+        "auc": {"no_relevant": "skip"},
+        # coverage_error gives tied items the worst rank of their group
+        "coverage_error": {"ties": "pessimistic"},
+    },
+    metrics={
+        "map": "none",
+        "ndcg": "both",
+        "dcg": "both",
+        "auc": "none",
+        "coverage_error": "none",
+    },
     sources={
         "ndcg": "sklearn/metrics/_ranking.py: ndcg_score, _tie_averaged_dcg",
         "dcg": "sklearn/metrics/_ranking.py: dcg_score",
         "map": "sklearn/metrics/_ranking.py: average_precision_score (average='samples')",
         "auc": "sklearn/metrics/_ranking.py: roc_auc_score",
+        "coverage_error": "sklearn/metrics/_ranking.py: coverage_error",
     },
 )
