@@ -33,11 +33,6 @@ DATA = Path(__file__).parent / "data" / "trec_eval"
 # the command line leaves them out of -m all_trec (with a note on stderr)
 MISSING = {
     "relstring",
-    # added to all_trec by trec_eval 10.0 (CHANGELOG, 6/18/26); pytrec_eval's
-    # trec_eval 9.0.8, which --convention trec_eval reproduces, has none of them
-    "rbp",
-    "rbp_resid",
-    "unj",
 }
 
 # Where trec_eval 10.0 prints another value than 9.0.8 (pytrec_eval): its

@@ -16,7 +16,7 @@ from pathlib import Path
 from ._files import _format
 from ._keyword_options import _KEYWORD_OPTIONS
 from ._trec_groups import RUNID, group_members
-from ._trec_names import trec_measures
+from ._trec_names import trec_eval_10, trec_measures
 
 # trec_eval's lines that are no measure of the registry: the run's tag and the
 # number of queries evaluated, written by the command line itself (trec format)
@@ -146,7 +146,7 @@ def _check_usage(args):
                 f"{label} is a property of all the lists together, without per-user values: "
                 f"it cannot be used with {where}"
             )
-        if args.convention is not None and spec.kind == "ranking":
+        if args.convention is not None and spec.kind == "ranking" and not _apart(args, label):
             conventions.check_supported(args.convention, spec.name, k)
     # a keyword that contradicts the --convention preset
     conventions.resolve(args.convention, {k: getattr(args, k) for k in _KEYWORD_OPTIONS})
@@ -217,9 +217,9 @@ def _measures(args):
                 continue
             try:
                 pairs = trec_measures(_measure(family))
-                for _, metric in pairs:
+                for label, metric in pairs:
                     spec, k, _ = _registry.parse_with_keywords(metric)
-                    if args.convention is not None:
+                    if args.convention is not None and not _apart(args, label):
                         conventions.check_supported(args.convention, spec.name, k)
             except (ValueError, TypeError, argparse.ArgumentTypeError):
                 skipped.append(family)
@@ -230,6 +230,11 @@ def _measures(args):
     if not labelled:
         raise ValueError("no measure to compute: -m names none that recmetrics computes")
     return labelled
+
+
+def _apart(args, label):
+    """Whether a measure is trec_eval 10.0's, computed apart from the trec_eval preset."""
+    return args.convention == "trec_eval" and trec_eval_10(label)
 
 
 def _run_names(paths):
