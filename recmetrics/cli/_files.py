@@ -138,6 +138,14 @@ def _evaluate_file(truth_path, run_path, args, users, per_user):
         # evaluate names the frame ('truth', 'predictions'): name the files too
         raise type(err)(f"{err} (truth: {truth_path}; predictions: {run_path})") from None
     labels = [label for label, _ in args.labelled]
+    args.strings = None
+    if getattr(args, "relstrings", None):  # trec_eval's relstring (per query only)
+        from ._relstring import relstring_table
+
+        users = parts[0].index if parts else None
+        args.strings = relstring_table(truth, run, frames, args, users)
+        if not parts:
+            return pd.DataFrame(index=args.strings.index)
     if per_user:
         table = pd.concat(parts, axis=1) if len(parts) > 1 else parts[0]
         return table[labels]
