@@ -144,6 +144,7 @@ def _evaluate_file(truth_path, run_path, args, users, per_user):
 
         users = parts[0].index if parts else None
         args.strings = relstring_table(truth, run, frames, args, users)
+        args.strings.index.name = parts[0].index.name if parts else user
         if not parts:
             return pd.DataFrame(index=args.strings.index)
     if per_user:

@@ -205,7 +205,7 @@ TREC_EVAL_10 = ("rbp", "rbp_resid", "unj")
 _TREC_PLAIN.update(
     {
         "rbp": "rbp(p=0.9, gain='scaled')",
-        "rbp_resid": "rbp_residual(p=0.9, judged_lists='zero')",
+        "rbp_resid": "rbp_residual(p=0.9, definition='trec_eval')",
     }
 )
 _UNJ = re.compile(r"^unj(?:[._](\d+(?:,\d+)*))?$")

@@ -594,4 +594,4 @@ def ranking_names() -> list[str]:
 # scaled grades (m_rbp.c) and its residual of 0 for a list without unjudged
 # documents (m_rbp_resid.c)
 IR_MEASURES_PARAMS["rbp"]["gain"] = _keyword_reader("gain")
-IR_MEASURES_PARAMS["rbp_residual"]["judged_lists"] = _keyword_reader("judged_lists")
+IR_MEASURES_PARAMS["rbp_residual"]["definition"] = _keyword_reader("definition")

@@ -29,8 +29,9 @@ __all__ = ["rbp", "rbp_residual", "RBP_GAINS"]
 # binary: every relevant item has gain 1; linear: its grade (ranx's rbp);
 # scaled: its grade over the user's largest grade when that is above 1 (trec_eval 10.0)
 RBP_GAINS = ("binary", "linear", "scaled")
-# rbp_residual of a list without unjudged items: its tail p^n, or 0 (trec_eval 10.0)
-JUDGED_LISTS = ("tail", "zero")
+# rbp_residual: Moffat & Zobel's, or trec_eval 10.0's (0 for a list without
+# unjudged items; computed for a user without relevant items too)
+RESIDUALS = ("moffat_zobel", "trec_eval")
 
 
 def _scaled(r):
@@ -193,7 +194,7 @@ def rbp_residual(
     ties=None,
     no_relevant="skip",
     per_user=False,
-    judged_lists="tail",
+    definition="moffat_zobel",
 ):
     """The residual of RBP(p): the most it could rise if every unjudged position were relevant.
 
@@ -221,7 +222,8 @@ def rbp_residual(
     cutoff; not in pytrec_eval's trec_eval 9.0.8) is this residual for a
     list that holds an unjudged document (not in the qrels, or with a
     negative grade), and 0 for one that holds none, whose tail ``p^n`` it
-    leaves out: ``judged_lists='zero'``.
+    leaves out; it reads no relevance, so that a query without relevant
+    documents has its residual too: ``definition='trec_eval'``.
 
     Under ``ties='expected'`` the value is the exact expectation over the
     orders of tied items: each judged item (relevant or judged
@@ -240,10 +242,12 @@ def rbp_residual(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
-    judged_lists : {'tail', 'zero'}, default 'tail'
-        The residual of a user whose ranked list (all of it, whatever
-        ``k``) holds no unjudged item: the formula's, its tail
-        ``p^min(k, n) - p^k`` (Moffat & Zobel), or 0 (trec_eval 10.0).
+    definition : {'moffat_zobel', 'trec_eval'}, default 'moffat_zobel'
+        Moffat & Zobel's residual (the formula above; a user without
+        relevant items follows ``no_relevant``), or trec_eval 10.0's: 0
+        for a user whose ranked list (all of it, whatever ``k``) holds no
+        unjudged item, and the formula for every other user, with relevant
+        items or not (``no_relevant`` is not used).
 
     Returns
     -------
@@ -277,23 +281,26 @@ def rbp_residual(
 
     >>> round(rbp_residual([1, 0, 0]), 6), rbp_residual([1, 0, 0], k=3)   # 0.8^3
     (0.512, 0.0)
-    >>> rbp_residual([1, 0, 0], judged_lists="zero")   # trec_eval 10.0: no unjudged item
+    >>> rbp_residual([1, 0, 0], definition="trec_eval")   # trec_eval 10.0: no unjudged item
     0.0
     """
     p = check_probability(p, "p")
-    check_choice(judged_lists, "judged_lists", JUDGED_LISTS)
+    check_choice(definition, "definition", RESIDUALS)
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
     tail = 0.0 if k is None else np.power(p, float(k))  # p^k, 0 without a cutoff
     if r.judgments == "complete":
         seen = r.n_ranked if k is None else np.minimum(r.n_ranked, float(k))
         val = np.maximum(np.power(p, seen) - tail, 0.0)
     else:
-        judged = r.per_user_sum(_weight(r, k, p))
+        # float even when no user has a relevant entry (an empty sum)
+        judged = np.asarray(r.per_user_sum(_weight(r, k, p)), dtype=np.float64)
         nonrel_user = np.repeat(np.arange(r.n_users), np.diff(r.nonrel_indptr))
         judged += np.bincount(nonrel_user, weights=_nonrel_weight(r, k, p), minlength=r.n_users)
         val = np.clip(1.0 - tail - judged, 0.0, 1.0)
-    if judged_lists == "zero":
+    if definition == "trec_eval":
         val = np.where(_has_unjudged(r), val, 0.0)
+        defined = np.ones(r.n_users, dtype=bool)
+        return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
@@ -301,9 +308,9 @@ def _has_unjudged(r):
     """Per user: whether the ranked list holds an item that is not judged."""
     if r.judgments == "complete":
         return np.zeros(r.n_users, dtype=bool)
-    ranked = r.per_user_sum(np.isfinite(r.start).astype(np.float64))
+    ranked = np.asarray(r.per_user_sum(np.isfinite(r.start).astype(np.float64)), np.float64)
     nonrel_user = np.repeat(np.arange(r.n_users), np.diff(r.nonrel_indptr))
-    ranked += np.bincount(
+    ranked = ranked + np.bincount(
         nonrel_user, weights=np.isfinite(r.nonrel_start).astype(np.float64), minlength=r.n_users
     )
     return ranked < r.n_ranked
