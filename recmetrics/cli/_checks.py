@@ -13,11 +13,11 @@ import argparse
 import math
 from pathlib import Path
 
-from ._files import _format
+from ._files import _apart, _format
 from ._keyword_options import _KEYWORD_OPTIONS
 from ._relstring import RELSTRING, relstring_label
 from ._trec_groups import RUNID, group_members
-from ._trec_names import trec_eval_10, trec_measures
+from ._trec_names import trec_measures
 
 # trec_eval's lines that are no measure of the registry: the run's tag and the
 # number of queries evaluated, written by the command line itself (trec format)
@@ -249,11 +249,6 @@ def _measures(args):
     if not labelled and not relstrings:
         raise ValueError("no measure to compute: -m names none that recmetrics computes")
     return labelled
-
-
-def _apart(args, label):
-    """Whether a measure is trec_eval 10.0's, computed apart from the trec_eval preset."""
-    return args.convention == "trec_eval" and trec_eval_10(label)
 
 
 def _run_names(paths):

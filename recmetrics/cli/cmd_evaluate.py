@@ -26,7 +26,7 @@ def _cmd_evaluate(args, out):
     # each measure's 'all' by its own rule (z-scores too, as trec_eval averages
     # the converted per-query values with each measure's own function)
     means = trec_all(table, [metric for _, metric in args.labelled]) if per_user else table
-    if per_user and table.columns.empty:  # relstring only: no number, no mean
+    if not args.labelled:  # relstring only: no number, no mean
         means = pd.Series(dtype=float)
     strings = getattr(args, "strings", None)
     if trec:
