@@ -563,3 +563,25 @@ def test_relstring_ties():
     assert relstring_table(truth, run, frames, Args, None).at["q", "relstring"] == "21-"
     Args.ties = "pessimistic"
     assert relstring_table(truth, run, frames, Args, None).at["q", "relstring"] == "12-"
+
+
+def test_rbp_persistence_names():
+    """trec_eval's rbp.p=0.95 (labelled rbp_p=0.95, meas_init.c: append_string)."""
+    import pandas as pd
+
+    from recmetrics import evaluate
+    from recmetrics.io import read_trec_qrels, read_trec_run
+
+    code, out, _ = _cli("evaluate", DATA / "qrels.rel_level", DATA / "results.test", "-q",
+                        "--format", "csv", "--digits", "12", "--convention", "trec_eval",
+                        "-m", "rbp.p=0.95", "rbp_resid.p=0.5")  # fmt: skip
+    assert code == 0
+    got = pd.read_csv(io.StringIO(out), index_col=0)
+    assert list(got.columns) == ["rbp_p=0.95", "rbp_resid_p=0.5"]
+    truth = read_trec_qrels(DATA / "qrels.rel_level")
+    run = read_trec_run(DATA / "results.test")
+    want = evaluate(truth, run, ["rbp(p=0.95, gain='scaled')",
+                                 "rbp_residual(p=0.5, definition='trec_eval')"],
+                    relevance="relevance", score="score", ties="trec_eval", per_user=True,
+                    users="both", no_relevant="zero", score_dtype="float32")  # fmt: skip
+    assert got.to_numpy() == pytest.approx(want.to_numpy(), abs=1e-12)

@@ -209,6 +209,8 @@ _TREC_PLAIN.update(
     }
 )
 _UNJ = re.compile(r"^unj(?:[._](\d+(?:,\d+)*))?$")
+# trec_eval's rbp.p=0.95, rbp_resid.p=0.95 (its gain maps, rbp.1=0.5, are not read)
+_RBP = re.compile(r"^(rbp|rbp_resid)[._]p=(0?\.\d+)$")
 _trec_measures_without_unj = trec_measures
 
 
@@ -219,9 +221,13 @@ def trec_measures(name: str) -> list[tuple[str, str]]:  # noqa: F811 - extends t
     --------
     >>> trec_measures("unj"), trec_measures("unj.7")
     ([('unj_5', 'unjudged@5'), ('unj_10', 'unjudged@10'), ('unj_20', 'unjudged@20')], [('unj_7', 'unjudged@7')])
-    >>> trec_measures("rbp")
-    [('rbp', "rbp(p=0.9, gain='scaled')")]
+    >>> trec_measures("rbp"), trec_measures("rbp_resid.p=0.95")
+    ([('rbp', "rbp(p=0.9, gain='scaled')")], [('rbp_resid_p=0.95', "rbp_residual(p=0.95, definition='trec_eval')")])
     """  # noqa: E501
+    m = _RBP.match(name) if isinstance(name, str) else None
+    if m is not None:  # rbp.p=0.95: labelled with the parameters as written (meas_init.c)
+        metric = _TREC_PLAIN[m.group(1)].replace("p=0.9", f"p={float(m.group(2))!r}")
+        return [(f"{m.group(1)}_p={m.group(2)}", metric)]
     m = _UNJ.match(name) if isinstance(name, str) else None
     if m is None:
         return _trec_measures_without_unj(name)
@@ -233,4 +239,4 @@ def trec_measures(name: str) -> list[tuple[str, str]]:  # noqa: F811 - extends t
 
 def trec_eval_10(label):
     """Whether a label is one of trec_eval 10.0's measures not in 9.0.8 (:data:`TREC_EVAL_10`)."""
-    return label in ("rbp", "rbp_resid") or re.fullmatch(r"unj_\d+", label) is not None
+    return re.fullmatch(r"unj_\d+|(rbp|rbp_resid)(_p=0?\.\d+)?", label) is not None
