@@ -30,15 +30,10 @@ from recmetrics.cli._trec_groups import TREC_ORDER
 DATA = Path(__file__).parent / "data" / "trec_eval"
 
 # trec_eval's measures (its -m names) that recmetrics does not compute yet:
-# the command line leaves them out of -m all_trec (with a note on stderr)
-MISSING = {
-    "relstring",
-    # added to all_trec by trec_eval 10.0 (CHANGELOG, 6/18/26); pytrec_eval's
-    # trec_eval 9.0.8, which --convention trec_eval reproduces, has none of them
-    "rbp",
-    "rbp_resid",
-    "unj",
-}
+# the command line leaves them out of -m all_trec (with a note on stderr).
+# None since relstring (per query, a string) and trec_eval 10.0's rbp,
+# rbp_resid and unj (not in pytrec_eval's 9.0.8: outside the trec_eval preset)
+MISSING: set[str] = set()
 
 # Where trec_eval 10.0 prints another value than 9.0.8 (pytrec_eval): its
 # CHANGELOG's "Breaking fix: change uses of int truncation to round/floor"
@@ -129,21 +124,8 @@ def run_files(tmp_path_factory):
     return {"results.test": DATA / "results.test", "results.trunc": trunc}
 
 
-def _without(options, name):
-    """The options less ``-m name...``."""
-    out = []
-    for option in options:
-        if out and out[-1] == "-m" and option.startswith(name):
-            out.pop()
-            continue
-        out.append(option)
-    return out
-
-
 def _ours(name, run_files):
     qrels, run, options = CASES[name]
-    if "relstring" in MISSING:  # -m relstring.20 is refused until relstring lands
-        options = _without(options, "relstring")
     text, err = run_cli(
         "evaluate", DATA / qrels, run_files[run], "--convention", "trec_eval", "--format",
         "trec", *options,
@@ -389,3 +371,217 @@ def test_trec_keywords_need_frames(keyword):
     with pytest.raises(TypeError, match=f"{keyword[0]}= applies only to long data frames"):
         evaluate([[1, 0, 2]], [[0.3, 0.2, 0.1]], ["map"], **dict([keyword]))
     evaluate([[1, 0, 2]], [[0.3, 0.2, 0.1]], ["map"], judged_only=False)
+
+
+# --------------------------------------------------------------------------
+# trec_eval 10.0's rbp, rbp_resid and unj (m_rbp.c, m_rbp_resid.c,
+# m_unjudged.c), transcribed on the list of relevance values in trec_eval's
+# order (form_res_rels.c: -1 not in the qrels, -2 a negative grade)
+NONPOOL, UNJUDGED = -1, -2
+
+
+def te_rbp(rels, max_grade, p=0.9):
+    scale = max_grade if max_grade > 1 else 1.0  # (g - 0) / (max - 0) when max > 1
+    return (1 - p) * sum(max(g, 0) / scale * p**i for i, g in enumerate(rels))
+
+
+def te_rbp_resid(rels, p=0.9):
+    unj = [i for i, g in enumerate(rels) if g < 0]
+    return p ** len(rels) + (1 - p) * sum(p**i for i in unj) if unj else 0.0
+
+
+def te_unj(rels, k):
+    return sum(g < 0 for g in rels[:k]) / k
+
+
+def _problem(seed):
+    """Small frames with ties, grades 0..3, negative grades and unjudged documents."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    truth, run = [], []
+    for q in range(4):
+        docs = [f"d{i}" for i in range(8)]
+        judged = rng.choice(8, size=rng.integers(1, 7), replace=False)
+        grades = rng.choice([-1, 0, 1, 2, 3], size=judged.size)
+        # a query judged: one grade >= 0 (a user whose rows are all negative has no
+        # judgment for recmetrics.unjudged, whose no_relevant then applies)
+        grades[0] = max(grades[0], 0)
+        for d, g in zip(judged, grades, strict=True):
+            truth.append((f"q{q}", docs[d], int(g)))
+        shown = rng.choice(8, size=rng.integers(1, 7), replace=False)
+        run += [(f"q{q}", docs[d], float(rng.integers(0, 3))) for d in shown]
+    truth = pd.DataFrame(truth, columns=["user", "item", "grade"])
+    run = pd.DataFrame(run, columns=["user", "item", "score"])
+    return truth, run
+
+
+def _rels(truth, run, user, order):
+    """trec_eval's relevance values of ``order`` (item ids), and the query's largest grade."""
+    grades = dict(zip(*(truth[truth.user == user][c] for c in ("item", "grade")), strict=True))
+    rels = [NONPOOL if d not in grades else (UNJUDGED if grades[d] < 0 else grades[d])
+            for d in order]  # fmt: skip
+    return rels, max([g for g in grades.values() if g >= 0], default=0)
+
+
+TE10 = {
+    "rbp": ("rbp(p=0.9, gain='scaled')", lambda rels, top: te_rbp(rels, top)),
+    "rbp_resid": (
+        "rbp_residual(p=0.9, definition='trec_eval')",
+        lambda rels, top: te_rbp_resid(rels),
+    ),
+    "unj_3": ("unjudged@3", lambda rels, top: te_unj(rels, 3)),
+    "unj_10": ("unjudged@10", lambda rels, top: te_unj(rels, 10)),
+}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_trec_eval_10_measures_are_transcribed(seed):
+    """Under ties='trec_eval': the transcription on trec_eval's order (score, then id down)."""
+    from recmetrics import evaluate
+
+    truth, run = _problem(seed)
+    got = evaluate(truth, run, [m for m, _ in TE10.values()], relevance="grade",
+                   ties="trec_eval", per_user=True, no_relevant="zero", users="both")  # fmt: skip
+    for user in got.index:
+        mine = run[run.user == user].sort_values(["score", "item"], ascending=False)
+        rels, top = _rels(truth, run, user, list(mine.item))
+        for metric, te in TE10.values():
+            assert got.at[user, metric] == pytest.approx(te(rels, top), abs=1e-12), (user, metric)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_trec_eval_10_measures_expected_ties_by_enumeration(seed):
+    """Under ties='expected': the mean of the transcription over every order of tied items."""
+    import itertools
+
+    import numpy as np
+
+    from recmetrics import evaluate
+
+    truth, run = _problem(seed)
+    got = evaluate(truth, run, [m for m, _ in TE10.values()], relevance="grade",
+                   ties="expected", per_user=True, no_relevant="zero", users="both")  # fmt: skip
+    for user in got.index:
+        mine = run[run.user == user]
+        groups = [list(g.item) for _, g in mine.groupby("score", sort=True)][::-1]
+        orders = [sum(map(list, combo), []) for combo in
+                  itertools.product(*(itertools.permutations(g) for g in groups))]  # fmt: skip
+        for metric, te in TE10.values():
+            want = np.mean([te(*_rels(truth, run, user, order)) for order in orders])
+            assert got.at[user, metric] == pytest.approx(want, abs=1e-12), (user, metric)
+
+
+def test_rbp_keywords_are_checked():
+    import recmetrics as rm
+
+    with pytest.raises(ValueError, match="gain"):
+        rm.rbp([1, 0], gain="trec")
+    with pytest.raises(ValueError, match="definition"):
+        rm.rbp_residual([1, 0], definition="none")
+    assert rm.rbp([2, 1], gain="scaled") == pytest.approx(0.2 * (1 + 0.8 * 0.5))
+    assert rm.rbp([1, 1], gain="scaled") == rm.rbp([1, 1])  # no grade above 1: binary
+    # a user without relevant items: trec_eval's residual whatever no_relevant says
+    import pandas as pd
+
+    truth = pd.DataFrame({"user": 1, "item": ["a"], "rel": [0]})
+    run = pd.DataFrame({"user": 1, "item": ["a", "x"], "score": [2, 1]})
+    r = rm.from_frames(truth, run, relevance="rel")
+    assert rm.rbp_residual(r, p=0.5, definition="trec_eval") == pytest.approx(0.5 * 0.5 + 0.25)
+    assert rm.rbp_residual(r, p=0.5, no_relevant="zero") == 0.0
+
+
+# --------------------------------------------------------------------------
+# relstring on the command line
+def _cli(*args):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main([str(a) for a in args])
+        except SystemExit as exc:
+            code = exc.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_relstring_formats():
+    import json
+
+    q, r = DATA / "qrels.rel_level", DATA / "results.test"
+    code, out, _ = _cli("evaluate", q, r, "-m", "relstring.5", "map", "-q", "--format", "json",
+                        "--convention", "trec_eval")  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert data["303"]["relstring_5"] == "0000." and isinstance(data["303"]["map"], float)
+    code, out, _ = _cli("evaluate", q, r, "-m", "relstring.5", "-q", "--format", "csv")
+    assert code == 0 and out.splitlines() == [
+        "user,relstring_5", "301,'00000'", "302,'33033'", "303,'0000.'",
+    ]  # fmt: skip
+    # trec: trec_eval's line, no 'all' line, no Z under -Z
+    code, out, _ = _cli("evaluate", q, r, "-m", "relstring", "P.5", "-q", "--format", "trec",
+                        "--convention", "trec_eval")  # fmt: skip
+    assert code == 0
+    assert "relstring             \t301\t'0000011000'" in out.splitlines()
+    assert not any(line.startswith("relstring") and "\tall\t" in line for line in out.splitlines())
+    # -m all_trec without -q: trec_eval prints relstring per query only
+    code, out, _ = _cli("evaluate", q, r, "-m", "all_trec", "--format", "trec",
+                        "--convention", "trec_eval")  # fmt: skip
+    assert code == 0 and "relstring" not in out and "rbp_resid" in out
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["-m", "relstring", "map"], "add --per-user"),
+        (["-m", "relstring", "relstring.10", "-q"], "twice"),
+        (["-m", "relstring.0", "-q"], ">= 1"),
+    ],
+)
+def test_relstring_refused(args, fragment):
+    code, _, err = _cli("evaluate", DATA / "qrels.test", DATA / "results.test", *args)
+    assert code == 2 and fragment in err
+
+
+def test_relstring_ties():
+    """trec_eval's order unless --ties is deterministic (relstring has no expectation)."""
+    import pandas as pd
+
+    from recmetrics.cli._relstring import relstring_table
+
+    class Args:
+        convention, users, format, relstrings = None, None, "table", [("relstring", 3)]
+
+    from recmetrics.cli._keyword_options import _KEYWORD_OPTIONS
+
+    for key in _KEYWORD_OPTIONS:
+        setattr(Args, key, None)
+    truth = pd.DataFrame({"user": "q", "item": ["a", "b"], "relevance": [1, 2]})
+    run = pd.DataFrame({"user": "q", "item": ["a", "b", "c"], "score": [1.0, 1.0, 0.5]})
+    frames = dict(user="user", item="item", score="score", rank=None, relevance="relevance")
+    assert relstring_table(truth, run, frames, Args, None).at["q", "relstring"] == "21-"
+    Args.ties = "optimistic"
+    assert relstring_table(truth, run, frames, Args, None).at["q", "relstring"] == "21-"
+    Args.ties = "pessimistic"
+    assert relstring_table(truth, run, frames, Args, None).at["q", "relstring"] == "12-"
+
+
+def test_rbp_persistence_names():
+    """trec_eval's rbp.p=0.95 (labelled rbp_p=0.95, meas_init.c: append_string)."""
+    import pandas as pd
+
+    from recmetrics import evaluate
+    from recmetrics.io import read_trec_qrels, read_trec_run
+
+    code, out, _ = _cli("evaluate", DATA / "qrels.rel_level", DATA / "results.test", "-q",
+                        "--format", "csv", "--digits", "12", "--convention", "trec_eval",
+                        "-m", "rbp.p=0.95", "rbp_resid.p=0.5")  # fmt: skip
+    assert code == 0
+    got = pd.read_csv(io.StringIO(out), index_col=0)
+    assert list(got.columns) == ["rbp_p=0.95", "rbp_resid_p=0.5"]
+    truth = read_trec_qrels(DATA / "qrels.rel_level")
+    run = read_trec_run(DATA / "results.test")
+    want = evaluate(truth, run, ["rbp(p=0.95, gain='scaled')",
+                                 "rbp_residual(p=0.5, definition='trec_eval')"],
+                    relevance="relevance", score="score", ties="trec_eval", per_user=True,
+                    users="both", no_relevant="zero", score_dtype="float32")  # fmt: skip
+    assert got.to_numpy() == pytest.approx(want.to_numpy(), abs=1e-12)

@@ -13,8 +13,9 @@ import argparse
 import math
 from pathlib import Path
 
-from ._files import _format
+from ._files import _apart, _format
 from ._keyword_options import _KEYWORD_OPTIONS
+from ._relstring import RELSTRING, relstring_label
 from ._trec_groups import RUNID, group_members
 from ._trec_names import trec_measures
 
@@ -93,6 +94,8 @@ def _measure(text):
     if text in _SPECIAL or group_members(text) is not None:
         return text
     try:
+        if relstring_label(text) is not None:
+            return text
         for _, metric in trec_measures(text):
             spec, _, _ = _registry.parse_with_keywords(metric)
             data = [need for need in spec.needs if need != "truth"]
@@ -146,7 +149,7 @@ def _check_usage(args):
                 f"{label} is a property of all the lists together, without per-user values: "
                 f"it cannot be used with {where}"
             )
-        if args.convention is not None and spec.kind == "ranking":
+        if args.convention is not None and spec.kind == "ranking" and not _apart(args, label):
             conventions.check_supported(args.convention, spec.name, k)
     # a keyword that contradicts the --convention preset
     conventions.resolve(args.convention, {k: getattr(args, k) for k in _KEYWORD_OPTIONS})
@@ -198,13 +201,25 @@ def _measures(args):
         names = ["map", "P_10", "recall_10", "ndcg_cut_10", "recip_rank"]
     else:
         names = ["ndcg@10", "map@10", "precision@10", "recall@10", "mrr@10"]
+    # trec_eval's relstring[.N]: strings per query, apart from the numbers (_relstring.py)
+    relstrings = [relstring_label(name) for name in names if relstring_label(name) is not None]
+    names = [name for name in names if relstring_label(name) is None]
     explicit = [pair for name in names if group_members(name) is None and name not in _SPECIAL
                 for pair in trec_measures(name)]  # fmt: skip
     seen = set()
-    for label, _ in explicit:
+    for label, _ in explicit + relstrings:
         if label in seen:
             raise ValueError(f"measure {label!r} is asked for twice")
         seen.add(label)
+    lengths = [n for _, n in relstrings]
+    if len(set(lengths)) < len(lengths):
+        raise ValueError("relstring is asked for twice with the same length")
+    per_query = args.command == "evaluate" and args.per_user
+    if relstrings and not per_query:
+        raise ValueError(
+            f"{relstrings[0][0]} is a string per query, without a mean: "
+            + ("compare shows means" if args.command == "compare" else "add --per-user (-q)")
+        )
     labelled, special, skipped = [], [], []
     for name in names:
         members = group_members(name)
@@ -215,19 +230,23 @@ def _measures(args):
             if family in _SPECIAL:
                 special += [] if family in special else [family]
                 continue
+            if family == RELSTRING:  # per query only; a relstring.N asked for replaces it
+                if per_query and not relstrings:
+                    relstrings.append(relstring_label(RELSTRING))
+                continue
             try:
                 pairs = trec_measures(_measure(family))
-                for _, metric in pairs:
+                for label, metric in pairs:
                     spec, k, _ = _registry.parse_with_keywords(metric)
-                    if args.convention is not None:
+                    if args.convention is not None and not _apart(args, label):
                         conventions.check_supported(args.convention, spec.name, k)
             except (ValueError, TypeError, argparse.ArgumentTypeError):
                 skipped.append(family)
                 continue
             labelled += [pair for pair in pairs if pair[0] not in seen]
             seen.update(label for label, _ in pairs)
-    args.special, args.skipped = special, skipped
-    if not labelled:
+    args.special, args.skipped, args.relstrings = special, skipped, relstrings
+    if not labelled and not relstrings:
         raise ValueError("no measure to compute: -m names none that recmetrics computes")
     return labelled
 

@@ -118,27 +118,71 @@ def _evaluate_file(truth_path, run_path, args, users, per_user):
     # trec_eval's runid: the tag of the run's first line (a TREC run; else its file name)
     args.run_tag = str(run["tag"].iloc[0]) if "tag" in run else Path(run_path).name
     keywords = {k: getattr(args, k) for k in _KEYWORD_OPTIONS if getattr(args, k) is not None}
+    frames = dict(user=user, item=item, score=score, rank=rank, relevance=relevance)
+    # trec_eval 10.0's measures that its 9.0.8 (the trec_eval preset) lacks:
+    # computed apart, with the preset's keywords spelled out
+    apart = [pair for pair in args.labelled if _apart(args, pair[0])]
+    main = [pair for pair in args.labelled if pair not in apart]
+    base = dict(users=users, per_user=per_user, **keywords)
+    parts = []
     try:
-        table = evaluate(
-            truth,
-            run,
-            [metric for _, metric in args.labelled],
-            user=user,
-            item=item,
-            score=score,
-            rank=rank,
-            relevance=relevance,
-            users=users,
-            convention=args.convention,
-            per_user=per_user,
-            **keywords,
-        )
+        if main:
+            table = evaluate(truth, run, [metric for _, metric in main], **frames,
+                             convention=args.convention, **base)  # fmt: skip
+            parts.append(_labelled(table, main, per_user))
+        if apart:
+            table = evaluate(truth, run, [metric for _, metric in apart], **frames,
+                             **_preset_keywords(base))  # fmt: skip
+            parts.append(_labelled(table, apart, per_user))
     except (ValueError, TypeError) as err:
         # evaluate names the frame ('truth', 'predictions'): name the files too
         raise type(err)(f"{err} (truth: {truth_path}; predictions: {run_path})") from None
     labels = [label for label, _ in args.labelled]
+    args.strings = None
+    if getattr(args, "relstrings", None):  # trec_eval's relstring (per query only)
+        from ._relstring import relstring_table
+
+        users = parts[0].index if parts else None
+        args.strings = relstring_table(truth, run, frames, args, users)
+        args.strings.index.name = parts[0].index.name if parts else user
+        if not parts:
+            return pd.DataFrame(index=args.strings.index)
     if per_user:
-        table.columns = labels
+        table = pd.concat(parts, axis=1) if len(parts) > 1 else parts[0]
+        return table[labels]
+    table = pd.concat(parts) if len(parts) > 1 else parts[0]
+    return table[labels]
+
+
+def _labelled(part, pairs, per_user):
+    """The results of ``evaluate`` for the (label, metric) pairs, labelled."""
+    labels = [label for label, _ in pairs]
+    if per_user:
+        part.columns = labels
     else:
-        table.index = labels
-    return table
+        part.index = labels
+    return part
+
+
+def _apart(args, label):
+    """Whether a measure is trec_eval 10.0's, which the trec_eval preset (9.0.8) lacks."""
+    from ._trec_names import trec_eval_10
+
+    return args.convention == "trec_eval" and trec_eval_10(label)
+
+
+def _preset_keywords(keywords):
+    """The keywords of ``evaluate`` for the measures computed apart from the trec_eval preset.
+
+    The preset's values (``resolve`` checked that those passed agree), the
+    users included (``None``: the preset's), without ``relevance_level``:
+    trec_eval 10.0's rbp reads the grades (``m_rbp.c``), unj and rbp_resid
+    only whether a document is judged.
+    """
+    from ..conventions import PRESETS
+
+    out = {key: value for key, value in PRESETS["trec_eval"].items() if value is not None}
+    out["per_user"] = keywords["per_user"]
+    out.update({key: value for key, value in keywords.items() if value is not None})
+    out.pop("relevance_level", None)
+    return out

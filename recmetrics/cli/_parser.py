@@ -34,7 +34,8 @@ measures: names of recmetrics.evaluate (precision@10, recall@10, map@10, map,
   P.5,10 gives P_5 and P_10). trec_eval's groups all_trec, official and set
   stand for their measures (those recmetrics does not compute yet are named
   on standard error and left out). Results are labelled as the measures
-  are written.
+  are written. relstring[.N] (the grades of the first N documents) is a
+  string per query: it needs -q, and has no mean.
 
 users: by default the convention's (trec_eval: 'both', the queries in the
   qrels and in the run, as trec_eval without -c; lenskit: 'predictions';

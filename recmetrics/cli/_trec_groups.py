@@ -184,23 +184,31 @@ def trec_all(table, metrics):
     return summarise_table(table, metrics)
 
 
-def write_trec(table, means, per_user, digits, out, *, runid=None, z=False):
+def write_trec(table, means, per_user, digits, out, *, runid=None, z=False, strings=None):
     """trec_eval's lines: per query (``per_user``), then ``all``, as trec_eval prints them.
 
     ``table`` holds the per-query values (``None`` without ``per_user``),
     ``means`` the 'all' values; ``runid`` (the run's tag) is printed first
     among the 'all' lines when asked for; ``z`` prefixes each measure with
     ``Z`` and prints every value as a number (trec_eval's ``-Z``).
+    ``strings`` (per query, with ``per_user``) holds relstring's strings,
+    printed quoted, without ``Z`` and without an 'all' line
+    (``m_relstring.c``: ``te_print_q_relstring``).
     """
     prefix = "Z" if z else ""
-    order = trec_order(list(means.index))
-    means = means[order]
+    texts = [] if strings is None else list(strings.columns)
+    order = trec_order(list(means.index) + texts)
+    means = means[[label for label in order if label not in texts]]
     if per_user:
+        if texts:
+            table = pd.concat([table, strings], axis=1)
         shown = [label for label in order if label in table.columns]
         table = table[[label for label in shown if label not in SUMMARY_ONLY]]
         for uid, row in table.iterrows():
             for label, value in row.items():
-                if not pd.isna(value):
+                if isinstance(value, str):
+                    out.write(f"{label:<22}\t{uid}\t'{value}'\n")
+                elif not pd.isna(value):
                     number = _number(label, value, digits, z)
                     out.write(f"{prefix}{label:<22}\t{uid}\t{number}\n")
     if runid is not None:

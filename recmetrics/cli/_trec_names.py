@@ -194,3 +194,49 @@ def trec_measures(name: str) -> list[tuple[str, str]]:  # noqa: F811 - extends t
             "for another multiple call recmetrics.rprec_mult(..., multiple=x) from Python"
         )
     return [(f"Rprec_mult_{x:.2f}", f"rprec_mult_{x:.2f}") for x in multiples]
+
+
+# issue 26: trec_eval 10.0's rbp, rbp_resid (p = 0.9; m_rbp.c, m_rbp_resid.c) and
+# unj (unj_5, unj_10, unj_20; m_unjudged.c). pytrec_eval's trec_eval 9.0.8 has
+# none of them, so they are not in the trec_eval preset (whose numbers are
+# pytrec_eval's): under --convention trec_eval the command line computes them
+# with the preset's keywords but apart (TREC_EVAL_10, _files.py)
+TREC_EVAL_10 = ("rbp", "rbp_resid", "unj")
+_TREC_PLAIN.update(
+    {
+        "rbp": "rbp(p=0.9, gain='scaled')",
+        "rbp_resid": "rbp_residual(p=0.9, definition='trec_eval')",
+    }
+)
+_UNJ = re.compile(r"^unj(?:[._](\d+(?:,\d+)*))?$")
+# trec_eval's rbp.p=0.95, rbp_resid.p=0.95 (its gain maps, rbp.1=0.5, are not read)
+_RBP = re.compile(r"^(rbp|rbp_resid)[._]p=(0?\.\d+)$")
+_trec_measures_without_unj = trec_measures
+
+
+def trec_measures(name: str) -> list[tuple[str, str]]:  # noqa: F811 - extends the one above
+    """``(label, metric)`` pairs for a measure name, ours or trec_eval's (with unj).
+
+    Examples
+    --------
+    >>> trec_measures("unj"), trec_measures("unj.7")
+    ([('unj_5', 'unjudged@5'), ('unj_10', 'unjudged@10'), ('unj_20', 'unjudged@20')], [('unj_7', 'unjudged@7')])
+    >>> trec_measures("rbp"), trec_measures("rbp_resid.p=0.95")
+    ([('rbp', "rbp(p=0.9, gain='scaled')")], [('rbp_resid_p=0.95', "rbp_residual(p=0.95, definition='trec_eval')")])
+    """  # noqa: E501
+    m = _RBP.match(name) if isinstance(name, str) else None
+    if m is not None:  # rbp.p=0.95: labelled with the parameters as written (meas_init.c)
+        metric = _TREC_PLAIN[m.group(1)].replace("p=0.9", f"p={float(m.group(2))!r}")
+        return [(f"{m.group(1)}_p={m.group(2)}", metric)]
+    m = _UNJ.match(name) if isinstance(name, str) else None
+    if m is None:
+        return _trec_measures_without_unj(name)
+    ks = (5, 10, 20) if m.group(1) is None else [int(c) for c in m.group(1).split(",")]
+    if any(k < 1 for k in ks):
+        raise ValueError(f"measure {name!r}: cutoffs must be >= 1")
+    return [(f"unj_{k}", f"unjudged@{k}") for k in sorted(set(ks))]
+
+
+def trec_eval_10(label):
+    """Whether a label is one of trec_eval 10.0's measures not in 9.0.8 (:data:`TREC_EVAL_10`)."""
+    return re.fullmatch(r"unj_\d+|(rbp|rbp_resid)(_p=0?\.\d+)?", label) is not None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pandas as pd
+
 from ._files import _evaluate_file
 from ._output import _write
 from ._trec_groups import RUNID, read_zscores, to_zscores, trec_all, write_trec
@@ -24,6 +26,9 @@ def _cmd_evaluate(args, out):
     # each measure's 'all' by its own rule (z-scores too, as trec_eval averages
     # the converted per-query values with each measure's own function)
     means = trec_all(table, [metric for _, metric in args.labelled]) if per_user else table
+    if not args.labelled:  # relstring only: no number, no mean
+        means = pd.Series(dtype=float)
+    strings = getattr(args, "strings", None)
     if trec:
         if "num_q" in args.special:
             means = means.copy()
@@ -32,11 +37,13 @@ def _cmd_evaluate(args, out):
             means = means[order]
         runid = args.run_tag if RUNID in args.special else None
         write_trec(table, means, args.per_user, args.digits, out, runid=runid,
-                   z=zscores is not None)  # fmt: skip
+                   z=zscores is not None, strings=strings)  # fmt: skip
         return 0
     if zscores is not None:
         table = table.rename(columns=lambda label: "Z" + label)
         means = means.rename(lambda label: "Z" + label)
+    if strings is not None:  # trec_eval's relstring: text columns after the numbers
+        table = pd.concat([table, strings], axis=1)
     _write(table if args.per_user else means, args.format, args.digits, out)
     return 0
 

@@ -593,3 +593,10 @@ def supported_by(preset: str) -> dict[str, str]:
 def ranking_names() -> list[str]:
     """Canonical names of the metrics that are functions of the ranking."""
     return [name for name, spec in REGISTRY.items() if spec.kind == "ranking"]
+
+
+# trec_eval 10.0's rbp and rbp_resid (the CLI's names rbp, rbp_resid): its
+# scaled grades (m_rbp.c) and its residual of 0 for a list without unjudged
+# documents (m_rbp_resid.c)
+IR_MEASURES_PARAMS["rbp"]["gain"] = _keyword_reader("gain")
+IR_MEASURES_PARAMS["rbp_residual"]["definition"] = _keyword_reader("definition")

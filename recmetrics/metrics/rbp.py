@@ -26,8 +26,24 @@ from .topn._common import _rank
 
 __all__ = ["rbp", "rbp_residual", "RBP_GAINS"]
 
-# binary: every relevant item has gain 1; linear: its grade (ranx's rbp)
-RBP_GAINS = ("binary", "linear")
+# binary: every relevant item has gain 1; linear: its grade (ranx's rbp);
+# scaled: its grade over the user's largest grade when that is above 1 (trec_eval 10.0)
+RBP_GAINS = ("binary", "linear", "scaled")
+# rbp_residual: Moffat & Zobel's, or trec_eval 10.0's (0 for a list without
+# unjudged items; computed for a user without relevant items too)
+RESIDUALS = ("moffat_zobel", "trec_eval")
+
+
+def _scaled(r):
+    """Each relevant entry's grade over its user's largest grade, when that is above 1.
+
+    trec_eval 10.0 (``m_rbp.c``) maps the gains (by default the grades) to
+    ``[0, 1]`` by ``(g - min) / (max - min)`` when one lies outside; with
+    the grades ``0 .. max`` of a query's qrels that is ``g / max``.
+    """
+    top = np.zeros(r.n_users)
+    np.maximum.at(top, r.user, r.gain)
+    return r.gain / np.maximum(top, 1.0)[r.user]
 
 
 def _weight(r, k, p):
@@ -87,7 +103,12 @@ def rbp(
     ``RBP(p=0.8)`` (``ir_measures/measures/rbp.py``; default ``p = 0.8``)
     is computed only by its ``cwl_eval`` provider, for binary relevance at a
     threshold (``RBP(rel=1)``: ``gain='binary'``), without a cutoff, over at
-    most the first 1000 items of the run.
+    most the first 1000 items of the run. trec_eval 10.0's ``rbp``
+    (``m_rbp.c``; default ``p = 0.9``, not in pytrec_eval's trec_eval
+    9.0.8) takes the grades as gains and, when one is above 1, maps them to
+    ``[0, 1]`` by ``(g - min) / (max - min)`` over the query's grades
+    ``0 .. max``: ``gain='scaled'``, ``g / max`` (``min`` and ``max`` are
+    read uninitialised there; its test outputs are those of ``min = 0``).
 
     Under ``ties='expected'`` the value is the exact expectation over the
     orders of tied items: an item of a tie group that spans the positions
@@ -111,8 +132,9 @@ def rbp(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
-    gain : {'binary', 'linear'}, default 'binary'
-        The gain of a relevant item: 1, or its grade (ranx).
+    gain : {'binary', 'linear', 'scaled'}, default 'binary'
+        The gain of a relevant item: 1, its grade (ranx), or its grade over
+        the user's largest grade when that is above 1 (trec_eval 10.0).
 
     Returns
     -------
@@ -143,6 +165,8 @@ def rbp(
     (0.625, 0.2)
     >>> round(rbp([2, 0, 1], gain="linear"), 6)   # the grades, as ranx
     0.528
+    >>> round(rbp([2, 0, 1], gain="scaled"), 6)   # the grades over 2, as trec_eval 10.0
+    0.264
 
     A relevant item tied with a non-relevant one sits at position 1 or 2:
 
@@ -152,7 +176,7 @@ def rbp(
     p = check_probability(p, "p")
     check_choice(gain, "gain", RBP_GAINS)
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
-    g = np.ones_like(r.gain) if gain == "binary" else r.gain
+    g = {"binary": np.ones_like, "linear": np.asarray, "scaled": lambda _: _scaled(r)}[gain](r.gain)
     val = r.per_user_sum(g * _weight(r, k, p))
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
@@ -170,6 +194,7 @@ def rbp_residual(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    definition="moffat_zobel",
 ):
     """The residual of RBP(p): the most it could rise if every unjudged position were relevant.
 
@@ -193,6 +218,13 @@ def rbp_residual(
     relevant items follows ``no_relevant``, as in :func:`rbp`, so that the
     mean residual is the residual of the mean RBP.
 
+    trec_eval 10.0's ``rbp_resid`` (``m_rbp_resid.c``; ``p = 0.9``, no
+    cutoff; not in pytrec_eval's trec_eval 9.0.8) is this residual for a
+    list that holds an unjudged document (not in the qrels, or with a
+    negative grade), and 0 for one that holds none, whose tail ``p^n`` it
+    leaves out; it reads no relevance, so that a query without relevant
+    documents has its residual too: ``definition='trec_eval'``.
+
     Under ``ties='expected'`` the value is the exact expectation over the
     orders of tied items: each judged item (relevant or judged
     non-relevant) covers ``(p^lo - p^hi) / size`` of the mass ``1 - p^k``,
@@ -210,6 +242,12 @@ def rbp_residual(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    definition : {'moffat_zobel', 'trec_eval'}, default 'moffat_zobel'
+        Moffat & Zobel's residual (the formula above; a user without
+        relevant items follows ``no_relevant``), or trec_eval 10.0's: 0
+        for a user whose ranked list (all of it, whatever ``k``) holds no
+        unjudged item, and the formula for every other user, with relevant
+        items or not (``no_relevant`` is not used).
 
     Returns
     -------
@@ -243,16 +281,36 @@ def rbp_residual(
 
     >>> round(rbp_residual([1, 0, 0]), 6), rbp_residual([1, 0, 0], k=3)   # 0.8^3
     (0.512, 0.0)
+    >>> rbp_residual([1, 0, 0], definition="trec_eval")   # trec_eval 10.0: no unjudged item
+    0.0
     """
     p = check_probability(p, "p")
+    check_choice(definition, "definition", RESIDUALS)
     r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
     tail = 0.0 if k is None else np.power(p, float(k))  # p^k, 0 without a cutoff
     if r.judgments == "complete":
         seen = r.n_ranked if k is None else np.minimum(r.n_ranked, float(k))
         val = np.maximum(np.power(p, seen) - tail, 0.0)
     else:
-        judged = r.per_user_sum(_weight(r, k, p))
+        # float even when no user has a relevant entry (an empty sum)
+        judged = np.asarray(r.per_user_sum(_weight(r, k, p)), dtype=np.float64)
         nonrel_user = np.repeat(np.arange(r.n_users), np.diff(r.nonrel_indptr))
         judged += np.bincount(nonrel_user, weights=_nonrel_weight(r, k, p), minlength=r.n_users)
         val = np.clip(1.0 - tail - judged, 0.0, 1.0)
+    if definition == "trec_eval":
+        val = np.where(_has_unjudged(r), val, 0.0)
+        defined = np.ones(r.n_users, dtype=bool)
+        return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
+
+
+def _has_unjudged(r):
+    """Per user: whether the ranked list holds an item that is not judged."""
+    if r.judgments == "complete":
+        return np.zeros(r.n_users, dtype=bool)
+    ranked = np.asarray(r.per_user_sum(np.isfinite(r.start).astype(np.float64)), np.float64)
+    nonrel_user = np.repeat(np.arange(r.n_users), np.diff(r.nonrel_indptr))
+    ranked = ranked + np.bincount(
+        nonrel_user, weights=np.isfinite(r.nonrel_start).astype(np.float64), minlength=r.n_users
+    )
+    return ranked < r.n_ranked

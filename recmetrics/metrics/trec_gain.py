@@ -361,9 +361,9 @@ def relstring(a=None, b=None, *, k=10, ranks=None, n_items=None, mask=None, ties
     grade ``1 .. 9`` of a relevant item (``>`` above 9, ``<`` for a grade
     that is not an integer), ``0`` for a judged non-relevant item and ``-``
     for an unjudged one (only long data frames have unjudged items: the
-    items missing from ``truth``). trec_eval prints ``.`` for a document of
-    the qrels with a negative grade; negative grades are unjudged items
-    here, printed ``-``. The string has ``min(k, n)`` characters for a list
+    items missing from ``truth``), ``.`` for an item of ``truth`` with a
+    negative grade (in the pool but not judged, as trec_eval prints a
+    document of the qrels with grade -1). The string has ``min(k, n)`` characters for a list
     of ``n`` items (trec_eval's ``relstring.10``, its default).
 
     It is a string, not a number: it has no mean over users and no entry
@@ -399,6 +399,15 @@ def relstring(a=None, b=None, *, k=10, ranks=None, n_items=None, mask=None, ties
     '3010>'
     >>> relstring([["a", "b", "c"]], [{"a": 2, "c": 1}])
     ['201']
+
+    Long data frames: ``x`` is not in ``truth``, ``c`` has grade -1:
+
+    >>> import pandas as pd
+    >>> from recmetrics import from_frames
+    >>> truth = pd.DataFrame({"user": 1, "item": ["a", "b", "c"], "rel": [2, 0, -1]})
+    >>> run = pd.DataFrame({"user": 1, "item": ["a", "x", "b", "c"], "score": [4, 3, 2, 1]})
+    >>> relstring(from_frames(truth, run, relevance="rel", ties="trec_eval")).to_dict()
+    {1: '2-0.'}
     """
     k = check_k(k)
     if ties == "expected":
@@ -417,6 +426,11 @@ def relstring(a=None, b=None, *, k=10, ranks=None, n_items=None, mask=None, ties
         for u, pos in zip(user, r.nonrel_start, strict=True):
             if pos < n[u]:
                 chars[u][int(pos)] = "0"
+    if r.pooled_indptr is not None:  # in the pool, not judged: trec_eval's '.'
+        user = np.repeat(np.arange(r.n_users), np.diff(r.pooled_indptr))
+        for u, pos in zip(user, r.pooled_start, strict=True):
+            if pos < n[u]:
+                chars[u][int(pos)] = "."
     for u, pos, grade in zip(r.user, r.start, r.gain, strict=True):
         if pos < n[u]:
             chars[u][int(pos)] = _grade_char(grade)
