@@ -296,8 +296,10 @@ def test_evaluate_in_blocks_of_users_gives_the_same_numbers(kw):
 
 
 def _refuses_expected_ties(fn, ranking, k):
-    """The error of a metric that averages over every order of tied items and refuses
-    too many (INST, NERR, BPM under ``ties='expected'``), or None."""
+    """The error of a metric that refuses too many orders of tied items, or None.
+
+    INST, NERR and BPM average over every order under ``ties='expected'``.
+    """
     try:
         fn(ranking, k=k, per_user=True)
     except ValueError as err:
