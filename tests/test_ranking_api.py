@@ -19,6 +19,12 @@ from recmetrics.metrics import _registry
 # curves).
 REGISTRY_METRICS = [_registry.get(name).function for name in _registry.ranking_names()]
 NOT_REGISTERED = [rm.f_score, rm.idcg, rm.break_even_point]
+# the metrics that need the catalogue size with ranked lists (spec.needs)
+NEEDS_CATALOGUE = {
+    _registry.get(name).function
+    for name in _registry.ranking_names()
+    if "n_items" in _registry.get(name).needs
+}
 # the metrics with a cutoff k (for the depth of a Ranking)
 RANKED_METRICS = [fn for fn in REGISTRY_METRICS if "k" in inspect.signature(fn).parameters]
 
@@ -46,8 +52,9 @@ def test_required_calling_forms():
 def test_forms_agree(fn):
     """Gains list == (list, set) == (list, dict) == score matrix == ranks."""
     kw = {"k": 3} if "k" in inspect.signature(fn).parameters else {}
-    # AUC needs the catalogue size with ranked lists (here, the five listed items)
-    lists_kw = dict(kw, n_items=5) if fn is rm.auc else kw
+    # AUC (and every metric whose spec needs it) needs the catalogue size with
+    # ranked lists (here, the five listed items)
+    lists_kw = dict(kw, n_items=5) if fn in NEEDS_CATALOGUE else kw
     gains = [1, 0, 1, 1, 0]
     recommended = ["a", "b", "c", "d", "e"]
     relevant = {"a", "c", "d"}

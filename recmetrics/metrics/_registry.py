@@ -485,6 +485,8 @@ def _gain_values_reader(value):
     return {"gain_values": check_gain_values(value)}
 
 
+_CWL_RELS = {key: _CWL_PARAMS[key] for key in ("min_rel", "max_rel")}
+
 #: The ir_measures parameters read, per metric: parameter -> function of its
 #: value giving the metric's keywords (it raises ValueError for a value it
 #: cannot read). RBP's ``rel=1`` is binary relevance (cwl_eval's RBP).
@@ -493,17 +495,12 @@ IR_MEASURES_PARAMS = {
     "rbp_residual": {"p": lambda v: {"p": check_probability(v, "p")}},
     # the C/W/L measures of ir_measures' cwl_eval provider
     **{name: dict(_CWL_PARAMS) for name in ("inst", "insq", "nerr11", "bpm")},
-    **{name: {k: _CWL_PARAMS[k] for k in ("min_rel", "max_rel")} for name in ("nerr8", "nerr9")},
+    **{name: _CWL_RELS for name in ("nerr8", "nerr9")},
     "sdcg": {
         "dcg": _sdcg_dcg,
-        "min_rel": _CWL_PARAMS["min_rel"],
-        "max_rel": _CWL_PARAMS["max_rel"],
+        **_CWL_RELS,
     },
-    "nerr10": {
-        "p": lambda v: {"p": check_probability(v, "p")},
-        "min_rel": _CWL_PARAMS["min_rel"],
-        "max_rel": _CWL_PARAMS["max_rel"],
-    },
+    "nerr10": {"p": lambda v: {"p": check_probability(v, "p")}, **_CWL_RELS},
     # trec_eval's gain maps (ndcg.1=0.5,2=3): ir_measures' gains, or gain_values
     "ndcg": {"gains": _gains_reader, "gain_values": _gain_values_reader},
     "dcg": {"gain_values": _gain_values_reader},
