@@ -210,3 +210,39 @@ def _score_groups(pu, pi, values, items, ties, n_users, counts):
     pos = np.empty(n, dtype=np.int64)
     pos[order] = np.arange(n)
     return pos, greater, equal, after, sizes
+
+
+def _places_numpy(t_rows, p_rows, items, n_users, ties, by_rank):
+    """:func:`recmetrics._kernels.frame_places` from whole-column NumPy passes.
+
+    The path without numba, and for small inputs while the kernel is not
+    compiled; the same numbers, bit for bit. The repeated predicted pairs
+    are found from the stable order of their (user, item) keys, which also
+    finds each truth row's prediction row (:func:`_rows_of`); the score
+    groups are those of :func:`_score_groups` (not computed for ranks).
+    """
+    (tu, ti, relevant), (pu, pi, values) = t_rows, p_rows
+    n_it = np.int64(len(items))
+    keep_p = pu >= 0
+    p_key = (pu * n_it + pi)[keep_p]
+    p_order = np.argsort(p_key, kind="stable")
+    first = _first_repeat(p_key, p_order)
+    first = -1 if first < 0 else int(np.flatnonzero(keep_p)[first])
+    pu, pi, values = pu[keep_p], pi[keep_p], values[keep_p]
+    counts = np.bincount(pu, minlength=n_users)
+    # rows of truth without a user code have negative keys: never found
+    found, row = _rows_of(p_key, p_order, tu * n_it + ti)
+    s = np.where(found, _take(values, row), -np.inf)
+    if by_rank:
+        return counts, first, found, s, None, None, None, None
+    pos, greater, equal, after, sizes = _score_groups(pu, pi, values, items, ties, n_users, counts)
+    rel = np.zeros(tu.shape[0])
+    if len(pos):  # the relevant rows predicted in each score group
+        group_id = np.repeat(np.arange(sizes.shape[0]), sizes)  # in sorted order
+        group = group_id[pos[np.maximum(row, 0)]]
+        rel_in_group = np.bincount(group[found & relevant], minlength=sizes.shape[0])
+        rel = np.where(found, rel_in_group[group], 0.0)
+    greater = np.where(found, _at(greater, pos, row), 0.0)
+    equal = np.where(found, _at(equal, pos, row), 1.0)
+    after = np.where(found, _at(after, pos, row), 0.0)
+    return counts, first, found, s, greater, equal, after, rel
