@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._kernels import first_codes
+
 
 def _plain_ids(t_values, p_values):
     """Whether two id columns share one dtype (NumPy or pandas' strings), not categorical.
@@ -35,10 +37,31 @@ def _joint_codes(t_values, p_values):
     and the codes its ``get_indexer`` of each column, from one hashing pass
     (:func:`pandas.factorize`); for columns of one dtype (:func:`_plain_ids`).
     """
+    if t_values.dtype == np.int64 and p_values.dtype == np.int64:
+        coded = first_codes(t_values.to_numpy(), p_values.to_numpy())
+        if coded is not None:  # compiled, no hashing: the same codes
+            return coded[0], coded[1], pd.Index(coded[2])
     codes, distinct = pd.factorize(pd.concat([t_values, p_values], ignore_index=True))
     codes = codes.astype(np.int64, copy=False)
     n_t = len(t_values)
     return codes[:n_t], codes[n_t:], pd.Index(distinct)
+
+
+def _coded_user_index(tu, pu, distinct, policy):
+    """:func:`recmetrics.inputs.frames._user_index` of integer ids from their joint codes.
+
+    The codes of :func:`_joint_codes` number truth's ids first, in order of
+    appearance: truth holds the codes below ``tu.max() + 1``, the
+    predictions those counted in ``pu``. Integer ids always sort, so the
+    Index is the sorted ids the policy keeps; None for other ids.
+    """
+    if not (isinstance(distinct.dtype, np.dtype) and distinct.dtype.kind in "iu"):
+        return None
+    n_d = len(distinct)
+    in_t = np.arange(n_d) < (int(tu.max()) + 1 if tu.shape[0] else 0)
+    in_p = np.bincount(pu, minlength=n_d) > 0
+    keep = {"truth": in_t, "predictions": in_p, "both": in_t & in_p, "all": in_t | in_p}
+    return pd.Index(np.sort(distinct.to_numpy()[keep[policy]]))
 
 
 def _first_repeat(key, order):

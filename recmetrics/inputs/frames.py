@@ -39,6 +39,7 @@ from ..ranking._representation import TIE_POLICIES, _deterministic
 from ..ranking.scores import _entries_from_counts
 from .frame_rows import (
     _by_user_score,  # noqa: F401 (read here by tests/test_frames.py)
+    _coded_user_index,
     _first_repeat,
     _joint_codes,
     _places_numpy,
@@ -212,13 +213,15 @@ def _coded_rows(truth, predictions, user, item, users, t_user, p_user, t_item, p
             _no_duplicates(predictions, user, item, "predictions")
         raise
 
-    uids = _user_index(t_user, p_user, users)
     if coded:  # each column hashed once: codes, then the few distinct ids looked up
         tu, pu, distinct = _joint_codes(t_user, p_user)
+        uids = _coded_user_index(tu, pu, distinct, users)
+        uids = _user_index(t_user, p_user, users) if uids is None else uids
         where = uids.get_indexer(distinct).astype(np.int64)
         tu, pu = where[tu], where[pu]
         ti, pi, items = _joint_codes(t_item, p_item)
     else:
+        uids = _user_index(t_user, p_user, users)
         tu = uids.get_indexer(t_user).astype(np.int64)
         pu = uids.get_indexer(p_user).astype(np.int64)
         items = pd.Index(pd.unique(pd.concat([t_item, p_item], ignore_index=True)))
