@@ -160,3 +160,25 @@ def test_coded_user_index_as_user_index(users):
     assert got.equals(want) and got.dtype == want.dtype
     strings = pd.Index(["a", "b"])
     assert fr._coded_user_index(np.array([0]), np.array([1]), strings, users) is None
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_user_rank_order_is_lexsort(seed, compiled, monkeypatch):
+    from recmetrics.ranking._representation import _user_rank_order
+
+    if compiled and not HAVE_NUMBA:
+        pytest.skip("needs numba")
+    monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", not compiled)
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(0, 90, 60)  # rows beyond 64 entries are sorted, others counted
+    user = np.repeat(np.arange(60), lengths)
+    rank = rng.integers(1, 200, user.shape[0]).astype(np.float64)
+    rank[rng.random(user.shape[0]) < 0.2] = np.inf  # not ranked
+    if seed == 3:
+        rank += 0.5  # not whole numbers: sorted whole by the kernel's fallback
+    np.testing.assert_array_equal(_user_rank_order(user, rank, 60), np.lexsort((rank, user)))
+    shuffled = rng.permutation(user)
+    np.testing.assert_array_equal(
+        _user_rank_order(shuffled, rank, 60), np.lexsort((rank, shuffled))
+    )

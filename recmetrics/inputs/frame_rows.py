@@ -9,6 +9,11 @@ score with their tie groups (:func:`_score_groups`): one user's row at a
 time when the rows fit a matrix (:func:`_by_user_rows`), else one sort of
 a combined key (:func:`_by_user_score`). Each is the same, bit for bit, as
 the general computation it replaces (``tests/test_frames_speed_paths.py``).
+
+With numba, large inputs take one compiled pass per user instead
+(:func:`recmetrics._kernels.frame_places`, and :func:`~recmetrics._kernels.first_codes`
+for int64 ids); the NumPy passes here, gathered in :func:`_places_numpy`,
+are its fallback and give the same numbers (``tests/test_frames_kernel.py``).
 """
 
 from __future__ import annotations
