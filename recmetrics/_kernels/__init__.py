@@ -31,6 +31,8 @@ Modules, from the bottom layer up:
 * ``_counting``: :func:`count_above` and :func:`first_bad_value`;
 * ``_ties``: :func:`tie_groups` and :func:`runs_of_equal`;
 * ``_nonzero``: :func:`dense_nonzero`;
+* ``_frames``: :func:`frame_places` (long data frames, one pass per user)
+  and :func:`first_codes` (integer ids coded without hashing);
 * ``_pairs``: :func:`jaccard_pair_sums` (intra-list diversity).
 
 The routing switches (``_SMALL_TO_NUMPY``, ``_NUMPY_MAX_WORK``,
@@ -48,6 +50,7 @@ from ._dispatch import _NOTICES as _NOTICES
 from ._dispatch import _PARALLEL_CELLS as _PARALLEL_CELLS
 from ._dispatch import CHUNK_CELLS, HAVE_NUMBA
 from ._dispatch import _ready as _ready
+from ._frames import first_codes, frame_places
 from ._nonzero import dense_nonzero
 from ._pairs import jaccard_pair_sums
 from ._ties import runs_of_equal, tie_groups
@@ -66,6 +69,8 @@ __all__ = [
     "count_above",
     "dense_nonzero",
     "first_bad_value",
+    "first_codes",
+    "frame_places",
     "jaccard_pair_sums",
     "runs_of_equal",
     "tie_groups",

@@ -9,12 +9,19 @@ score with their tie groups (:func:`_score_groups`): one user's row at a
 time when the rows fit a matrix (:func:`_by_user_rows`), else one sort of
 a combined key (:func:`_by_user_score`). Each is the same, bit for bit, as
 the general computation it replaces (``tests/test_frames_speed_paths.py``).
+
+With numba, large inputs take one compiled pass per user instead
+(:func:`recmetrics._kernels.frame_places`, and :func:`~recmetrics._kernels.first_codes`
+for int64 ids); the NumPy passes here, gathered in :func:`_places_numpy`,
+are its fallback and give the same numbers (``tests/test_frames_kernel.py``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+
+from .._kernels import first_codes
 
 
 def _plain_ids(t_values, p_values):
@@ -35,10 +42,31 @@ def _joint_codes(t_values, p_values):
     and the codes its ``get_indexer`` of each column, from one hashing pass
     (:func:`pandas.factorize`); for columns of one dtype (:func:`_plain_ids`).
     """
+    if t_values.dtype == np.int64 and p_values.dtype == np.int64:
+        coded = first_codes(t_values.to_numpy(), p_values.to_numpy())
+        if coded is not None:  # compiled, no hashing: the same codes
+            return coded[0], coded[1], pd.Index(coded[2])
     codes, distinct = pd.factorize(pd.concat([t_values, p_values], ignore_index=True))
     codes = codes.astype(np.int64, copy=False)
     n_t = len(t_values)
     return codes[:n_t], codes[n_t:], pd.Index(distinct)
+
+
+def _coded_user_index(tu, pu, distinct, policy):
+    """:func:`recmetrics.inputs.frames._user_index` of integer ids from their joint codes.
+
+    The codes of :func:`_joint_codes` number truth's ids first, in order of
+    appearance: truth holds the codes below ``tu.max() + 1``, the
+    predictions those counted in ``pu``. Integer ids always sort, so the
+    Index is the sorted ids the policy keeps; None for other ids.
+    """
+    if not (isinstance(distinct.dtype, np.dtype) and distinct.dtype.kind in "iu"):
+        return None
+    n_d = len(distinct)
+    in_t = np.arange(n_d) < (int(tu.max()) + 1 if tu.shape[0] else 0)
+    in_p = np.bincount(pu, minlength=n_d) > 0
+    keep = {"truth": in_t, "predictions": in_p, "both": in_t & in_p, "all": in_t | in_p}
+    return pd.Index(np.sort(distinct.to_numpy()[keep[policy]]))
 
 
 def _first_repeat(key, order):
@@ -210,3 +238,39 @@ def _score_groups(pu, pi, values, items, ties, n_users, counts):
     pos = np.empty(n, dtype=np.int64)
     pos[order] = np.arange(n)
     return pos, greater, equal, after, sizes
+
+
+def _places_numpy(t_rows, p_rows, items, n_users, ties, by_rank):
+    """:func:`recmetrics._kernels.frame_places` from whole-column NumPy passes.
+
+    The path without numba, and for small inputs while the kernel is not
+    compiled; the same numbers, bit for bit. The repeated predicted pairs
+    are found from the stable order of their (user, item) keys, which also
+    finds each truth row's prediction row (:func:`_rows_of`); the score
+    groups are those of :func:`_score_groups` (not computed for ranks).
+    """
+    (tu, ti, relevant), (pu, pi, values) = t_rows, p_rows
+    n_it = np.int64(len(items))
+    keep_p = pu >= 0
+    p_key = (pu * n_it + pi)[keep_p]
+    p_order = np.argsort(p_key, kind="stable")
+    first = _first_repeat(p_key, p_order)
+    first = -1 if first < 0 else int(np.flatnonzero(keep_p)[first])
+    pu, pi, values = pu[keep_p], pi[keep_p], values[keep_p]
+    counts = np.bincount(pu, minlength=n_users)
+    # rows of truth without a user code have negative keys: never found
+    found, row = _rows_of(p_key, p_order, tu * n_it + ti)
+    s = np.where(found, _take(values, row), -np.inf)
+    if by_rank:
+        return counts, first, found, s, None, None, None, None
+    pos, greater, equal, after, sizes = _score_groups(pu, pi, values, items, ties, n_users, counts)
+    rel = np.zeros(tu.shape[0])
+    if len(pos):  # the relevant rows predicted in each score group
+        group_id = np.repeat(np.arange(sizes.shape[0]), sizes)  # in sorted order
+        group = group_id[pos[np.maximum(row, 0)]]
+        rel_in_group = np.bincount(group[found & relevant], minlength=sizes.shape[0])
+        rel = np.where(found, rel_in_group[group], 0.0)
+    greater = np.where(found, _at(greater, pos, row), 0.0)
+    equal = np.where(found, _at(equal, pos, row), 1.0)
+    after = np.where(found, _at(after, pos, row), 0.0)
+    return counts, first, found, s, greater, equal, after, rel

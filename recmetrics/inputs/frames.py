@@ -33,18 +33,18 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from .._kernels import frame_places
 from .._validation import check_bool, check_choice, check_n_items
 from ..ranking._representation import TIE_POLICIES, _deterministic
 from ..ranking.scores import _entries_from_counts
 from .frame_rows import (
-    _at,
     _by_user_score,  # noqa: F401 (read here by tests/test_frames.py)
+    _coded_user_index,
     _first_repeat,
     _joint_codes,
+    _places_numpy,
     _plain_ids,
-    _rows_of,
-    _score_groups,
-    _take,
+    _text_rank,
 )
 
 __all__ = ["FRAME_USERS", "from_frames", "is_frame_input"]
@@ -101,17 +101,16 @@ def _duplicate_error(frame, pos, user, item, name):
     )
 
 
-def _coded_duplicates(frame, user, item, name, codes, key, order):
+def _coded_duplicates(frame, user, item, name, codes, first):
     """:func:`_no_duplicates` from integer pair keys, with the same error.
 
-    ``key`` (sorted by ``order``) codes the (user, item) pair of each row
-    where ``codes >= 0`` (a user with a code); the rows of users without one
-    are checked by pandas (a repeated pair has one user, so never spans the
-    two sets). The error names the first repeated row of the frame.
+    ``first`` is the first row of the frame (input order) whose (user, item)
+    pair an earlier row holds, among the rows where ``codes >= 0`` (a user
+    with a code), or -1; the rows of users without one are checked by pandas
+    (a repeated pair has one user, so never spans the two sets). The error
+    names the first repeated row of the frame.
     """
     coded = codes >= 0
-    first = _first_repeat(key, order)
-    first = -1 if first < 0 else int(np.flatnonzero(coded)[first])
     if not coded.all():
         rest = np.flatnonzero(~coded)
         dup = frame.iloc[rest].duplicated(subset=[user, item]).to_numpy()
@@ -189,14 +188,14 @@ def _user_index(truth_users, pred_users, policy):
 
 
 def _coded_rows(truth, predictions, user, item, users, t_user, p_user, t_item, p_item):
-    """The checked ids as codes: users (in the user Index), items, the predictions' pair keys.
+    """The checked ids as codes: users (in the user Index) and items.
 
-    Returns ``(uids, tu, pu, ti, pi, items, keep_p, p_key, p_order)``: the
-    user Index, the users' places in it (-1: not evaluated) and the items'
-    codes of each row of truth and predictions, the Index of items, which
-    prediction rows are kept, their (user, item) keys and the stable order
-    of these keys. Refuses repeated pairs and ids that cannot match, the
-    repeated pairs first.
+    Returns ``(uids, tu, pu, ti, pi, items, coded)``: the user Index, the
+    users' places in it (-1: not evaluated) and the items' codes of each row
+    of truth and predictions, the Index of items, and whether the ids were
+    coded from their values (then the repeated pairs of the predictions are
+    still to be refused, from their codes: :func:`_placed_rows`). Refuses
+    repeated pairs and ids that cannot match, the repeated pairs first.
     """
     # repeated pairs are found from integer codes when the ids allow (sorting
     # the codes the lookups below need anyway); else by pandas, first
@@ -214,31 +213,29 @@ def _coded_rows(truth, predictions, user, item, users, t_user, p_user, t_item, p
             _no_duplicates(predictions, user, item, "predictions")
         raise
 
-    uids = _user_index(t_user, p_user, users)
     if coded:  # each column hashed once: codes, then the few distinct ids looked up
         tu, pu, distinct = _joint_codes(t_user, p_user)
+        uids = _coded_user_index(tu, pu, distinct, users)
+        uids = _user_index(t_user, p_user, users) if uids is None else uids
         where = uids.get_indexer(distinct).astype(np.int64)
         tu, pu = where[tu], where[pu]
         ti, pi, items = _joint_codes(t_item, p_item)
     else:
+        uids = _user_index(t_user, p_user, users)
         tu = uids.get_indexer(t_user).astype(np.int64)
         pu = uids.get_indexer(p_user).astype(np.int64)
         items = pd.Index(pd.unique(pd.concat([t_item, p_item], ignore_index=True)))
         ti = items.get_indexer(t_item).astype(np.int64)
         pi = items.get_indexer(p_item).astype(np.int64)
-    # where each relevant pair sits among the predictions: (user, item) keys
-    n_it = np.int64(len(items))
-    keep_p = pu >= 0
-    p_key = (pu * n_it + pi)[keep_p]
-    p_order = np.argsort(p_key, kind="stable")
-    if coded:
+    if coded:  # repeated pairs of truth; those of the predictions: see _placed_rows
         t_coded = tu >= 0
-        t_all = (tu * n_it + ti)[t_coded]
+        t_all = (tu * np.int64(len(items)) + ti)[t_coded]
         t_sorted = np.all(t_all[1:] > t_all[:-1])  # then no pair twice, no sort
         t_order = np.arange(t_all.shape[0]) if t_sorted else np.argsort(t_all, kind="stable")
-        _coded_duplicates(truth, user, item, "truth", tu, t_all, t_order)
-        _coded_duplicates(predictions, user, item, "predictions", pu, p_key, p_order)
-    return uids, tu, pu, ti, pi, items, keep_p, p_key, p_order
+        first = _first_repeat(t_all, t_order)
+        first = -1 if first < 0 else int(np.flatnonzero(t_coded)[first])
+        _coded_duplicates(truth, user, item, "truth", tu, first)
+    return uids, tu, pu, ti, pi, items, coded
 
 
 def from_frames(
@@ -347,18 +344,35 @@ def from_frames(
             allow_bool=True,
         )
     )
-    uids, tu, pu, ti, pi, items, keep_p, p_key, p_order = _coded_rows(
+    uids, tu, pu, ti, pi, items, coded = _coded_rows(
         truth, predictions, user, item, users, t_user, p_user, t_item, p_item
     )
-    if len(uids) == 0:
-        raise ValueError(f"no user to evaluate under users={users!r}")
     n_users = len(uids)
-    keep_t = (tu >= 0) & (gains > 0)
-    judged_nonrel = (tu >= 0) & (gains <= 0)
-    ju, ji = tu[judged_nonrel], ti[judged_nonrel]
+    relevant = gains > 0
+    counts, found, s, greater, equal, after, rel = _placed_rows(
+        predictions,
+        user,
+        item,
+        coded,
+        (tu, ti, relevant),
+        (pu, pi, values),
+        items,
+        n_users,
+        ties,
+        by_rank,
+    )
+    if n_users == 0:
+        raise ValueError(f"no user to evaluate under users={users!r}")
+    keep_t = (tu >= 0) & relevant
+    judged_nonrel = (tu >= 0) & ~relevant
+    ju = tu[judged_nonrel]
+    j_found = found[judged_nonrel]
+    j_rows = (greater, equal, after, rel, s)  # (None but s for ranks)
+    j_greater, j_equal, j_after, j_rel, j_s = (_rows(x, judged_nonrel) for x in j_rows)
     pooled = gains[judged_nonrel] < 0  # in the pool, not judged (trec_eval's grade -1)
     tu, ti, gains = tu[keep_t], ti[keep_t], gains[keep_t]
-    if len(p_user) and not keep_p.any():
+    found, s, greater, equal, after = (_rows(x, keep_t) for x in (found, s, greater, equal, after))
+    if len(p_user) and not counts.any():
         warnings.warn(
             f"none of the {len(p_user)} prediction rows belongs to a user evaluated under "
             f"users={users!r}: every user scores 0; check that the {user!r} columns of truth "
@@ -366,14 +380,7 @@ def from_frames(
             UserWarning,
             stacklevel=3,
         )
-    pu, pi, values = pu[keep_p], pi[keep_p], values[keep_p]
-    counts = np.bincount(pu, minlength=n_users)
     n_ranked = counts.astype(np.float64)
-
-    n_it = np.int64(len(items))
-    t_key = tu * n_it + ti
-    found, row = _rows_of(p_key, p_order, t_key)
-    j_found, j_row = _rows_of(p_key, p_order, ju * n_it + ji)
     unlisted = np.bincount(tu[~found], minlength=n_users).astype(np.float64)
     if n_items is None:
         cat = n_ranked + unlisted
@@ -388,6 +395,8 @@ def from_frames(
             )
 
     if by_rank:
+        keep_p = pu >= 0
+        pu, values = (pu, values) if keep_p.all() else (pu[keep_p], values[keep_p])
         if np.any(values != np.round(values)) or np.any(values < 1):
             raise ValueError(f"predictions column {order_col!r} must hold integer ranks >= 1")
         dup = pd.Series(pu * np.int64(2**31) + values.astype(np.int64)).duplicated().to_numpy()
@@ -399,13 +408,11 @@ def from_frames(
         longest = np.zeros(n_users)
         np.maximum.at(longest, pu, values)
         n_ranked = np.maximum(n_ranked, longest)
-        rank_of = np.where(found, _take(values, row), np.inf)
+        rank_of = np.where(found, s, np.inf)
         r = _deterministic(tu, gains, rank_of, n_users, n_ranked, cat)
-        j_start = np.where(j_found, _take(values, j_row) - 1.0, np.inf)
+        j_start = np.where(j_found, j_s - 1.0, np.inf)
         return _with_judgments(r, uids, ju, j_start, np.ones_like(j_start), n_users, pooled)
 
-    pos, greater, equal, after, sizes = _score_groups(pu, pi, values, items, ties, n_users, counts)
-    s = np.where(found, _take(values, row), -np.inf)
     dropped = ~found
     if not retrieve_nonpositive:
         dropped = dropped | (s <= 0)
@@ -414,9 +421,9 @@ def from_frames(
         rc=ti,
         rg=gains,
         s=s,
-        greater=np.where(found, _at(greater, pos, row), 0.0),
-        equal=np.where(found, _at(equal, pos, row), 1.0),
-        eq_after=np.where(found, _at(after, pos, row), 0.0),
+        greater=greater,
+        equal=equal,
+        eq_after=after,
         ties=ties,
         dropped=dropped,
         n_users=n_users,
@@ -425,17 +432,38 @@ def from_frames(
     )
     if not ju.shape[0]:  # no judged non-relevant row: nothing more to place
         return _with_judgments(r, uids, ju, np.empty(0), np.empty(0), n_users, pooled)
-    group_id = np.repeat(np.arange(sizes.shape[0]), sizes)  # in sorted order
-    rel_in_group = np.bincount(group_id[pos[row[found]]], minlength=sizes.shape[0])
-    rel = (
-        np.where(j_found, rel_in_group[group_id[pos[np.maximum(j_row, 0)]]], 0) if len(pos) else 0.0
-    )
-    j_start, j_size = _judged_places(
-        ties, _at(greater, pos, j_row), _at(equal, pos, j_row), _at(after, pos, j_row), rel
-    )
+    j_start, j_size = _judged_places(ties, j_greater, j_equal, j_after, j_rel)
     j_start = np.where(j_found, j_start, np.inf)
     j_size = np.where(j_found, j_size, 1.0)
     return _with_judgments(r, uids, ju, j_start, j_size, n_users, pooled)
+
+
+def _placed_rows(predictions, user, item, coded, t_rows, p_rows, items, n_users, ties, by_rank):
+    """Each truth row's place among its user's predictions; refuses repeated predicted pairs.
+
+    ``t_rows = (tu, ti, relevant)`` and ``p_rows = (pu, pi, values)`` are the
+    coded rows of truth and predictions. Returns ``(counts, found, s,
+    greater, equal, after, rel)``: the prediction rows of each user and, per
+    truth row, whether its pair was predicted, its score (``-inf`` if not),
+    the items above it, the size of its score group (1 if not predicted),
+    the group's items before it in trec_eval's order and its relevant truth
+    rows (see :func:`recmetrics._kernels.frame_places`: compiled, one pass
+    per user, or the same numbers from NumPy).
+    """
+    (tu, ti, relevant), (pu, pi, values) = t_rows, p_rows
+    text_rank = _text_rank(items) if ties == "trec_eval" and not by_rank else None
+    placed = frame_places(pu, pi, values, n_users, tu, ti, relevant, text_rank)
+    if placed is None:
+        placed = _places_numpy(t_rows, p_rows, items, n_users, ties, by_rank)
+    counts, first, found, s, greater, equal, after, rel = placed
+    if coded:
+        _coded_duplicates(predictions, user, item, "predictions", pu, first)
+    return counts, found, s, greater, equal, after, rel
+
+
+def _rows(values, which):
+    """``values[which]``, None for None."""
+    return None if values is None else values[which]
 
 
 def _judged_places(ties, above, size, before_in_group, rel_in_group):

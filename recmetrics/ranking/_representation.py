@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._docs import fill_doc
+from .._kernels import tie_groups
 
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "trec_eval")
 
@@ -365,12 +366,17 @@ def _from_entries(
 def _deterministic(user, gain, rank, n_users, n_ranked, n_items, ties=None, depth=None):
     """Entries with exact (distinct within user) ranks; ``inf`` = not ranked."""
     rank = np.asarray(rank, dtype=np.float64)
-    order = np.lexsort((rank, user))
+    order = _user_rank_order(user, rank, n_users)
     rel_before = np.empty(rank.shape[0], dtype=np.float64)
     su = user[order]
-    first = np.searchsorted(su, su, side="left")
-    rel_before[order] = np.arange(rank.shape[0]) - first
+    indptr = np.zeros(n_users + 1, dtype=np.int64)
+    np.cumsum(np.bincount(user, minlength=n_users), out=indptr[1:])
+    # each entry's user's first place in the order (``su`` is sorted)
+    rel_before[order] = np.arange(rank.shape[0]) - indptr[su]
     ones = np.ones_like(rank)
+    # start = rank - 1 keeps the order and the ties of the ranks (below
+    # 2**52): the order of (user, start) is this one
+    exact = not rank.shape[0] or np.max(rank, where=np.isfinite(rank), initial=0.0) < 2.0**52
     return _from_entries(
         user,
         gain,
@@ -382,5 +388,33 @@ def _deterministic(user, gain, rank, n_users, n_ranked, n_items, ties=None, dept
         n_ranked,
         n_items,
         ties,
+        order=order if exact else None,
+        indptr=indptr,
         depth=depth,
     )
+
+
+def _user_rank_order(user, rank, n_users):
+    """``np.lexsort((rank, user))``, sorting each user's entries alone when they come grouped.
+
+    Entries grouped by user (``user`` non-decreasing) are ordered within
+    their user by :func:`recmetrics._kernels.tie_groups`, stably, as the
+    global sort orders them; ``inf`` (not ranked) is replaced by a finite
+    key above every rank, which keeps both the order and the ties. Any
+    other input is sorted whole.
+    """
+    user = np.asarray(user)
+    n = rank.shape[0]
+    if (
+        n < 2
+        or user.dtype.kind not in "iu"
+        or np.any(user[1:] < user[:-1])
+        or np.isnan(rank).any()
+        or np.isneginf(rank).any()
+    ):
+        return np.lexsort((rank, user))
+    finite = np.isfinite(rank)
+    key = rank if finite.all() else np.where(finite, rank, np.max(rank[finite], initial=0.0) + 1.0)
+    row_ptr = np.zeros(n_users + 1, dtype=np.int64)
+    np.cumsum(np.bincount(user, minlength=n_users), out=row_ptr[1:])
+    return tie_groups(row_ptr, key)[0]
