@@ -20,7 +20,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test test-perturbed wheel-check browser-test lint lab pdf env notebooks bench clean
+.PHONY: book test test-perturbed wheel-check browser-test lint lab pdf env data notebooks bench clean
 
 # One BLAS thread: multithreaded reductions can round differently from run to
 # run, and nbval compares every printed digit.
@@ -55,11 +55,18 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-book: $(STAMP) $(MATHJAX)
+# The Open Bandit Dataset's sample (recmetrics.datasets.open_bandit), once, into the
+# user's cache outside the package (~/.cache/recmetrics, or $$RECMETRICS_DATA): obp
+# 0.5.7's source distribution from the package index, checked against its SHA-256
+# and each kept file against its own; a no-op when the cache is complete.
+data: $(STAMP)
+	$(BIN)/python -m recmetrics.datasets fetch open_bandit --quiet
+
+book: $(STAMP) $(MATHJAX) data
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	$(BIN)/python .ci/check_html.py _build/html
 
-test: $(STAMP) $(MATHJAX)
+test: $(STAMP) $(MATHJAX) data
 	$(BIN)/python -m pytest $(XDIST)
 	$(BIN)/python .ci/perturbed.py $(XDIST) book
 	$(MAKE) --no-print-directory wheel-check
@@ -101,7 +108,7 @@ lint: $(STAMP)
 # (NUMBA_CPU_NAME=generic, fresh NUMBA_CACHE_DIR). The script checks that each
 # setting takes effect before running the tests. A chapter that prints a number
 # at the rounding floor fails here on any machine. See .ci/perturbed.py.
-test-perturbed: $(STAMP)
+test-perturbed: $(STAMP) data
 	$(BIN)/python .ci/perturbed.py $(XDIST) book
 
 # The package as users install it: sdist and wheel built (python -m build),
@@ -110,7 +117,7 @@ test-perturbed: $(STAMP)
 # constrained by requirements.txt), then, from another folder: import,
 # `recmetrics --help`, a small evaluation and strict nbval of a MovieLens
 # chapter on an empty numba cache. About 2 minutes on 2 cores. See .ci/wheel_check.py.
-wheel-check: $(STAMP)
+wheel-check: $(STAMP) data
 	$(BIN)/python .ci/wheel_check.py
 
 # Re-execute notebooks top to bottom in fresh kernels, storing their outputs
@@ -118,7 +125,7 @@ wheel-check: $(STAMP)
 #   make notebooks               all chapters
 #   make notebooks NB=book/x.ipynb   one chapter
 NB ?= $(wildcard book/*.ipynb)
-notebooks: $(STAMP)
+notebooks: $(STAMP) data
 	$(BIN)/python tests/execute_notebooks.py $(NB)
 
 clean:
