@@ -1,0 +1,423 @@
+"""recmetrics.offpolicy: reference loops, a known truth, the intervals, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+import recmetrics as rm
+from recmetrics import offpolicy as ope
+
+# --------------------------------------------------------------------------
+# plain reference implementations: one round at a time, as the formulas read
+
+
+def _random_logs(seed, n=300, n_actions=6, len_list=3):
+    rng = np.random.default_rng(seed)
+    action = rng.integers(n_actions, size=n)
+    position = rng.integers(len_list, size=n)
+    pscore = rng.uniform(0.05, 1.0, size=n)
+    reward = rng.integers(2, size=n)
+    dist = rng.dirichlet(np.ones(n_actions) * 0.7, size=(n, len_list)).transpose(0, 2, 1)
+    q_hat = rng.uniform(0, 1, size=(n, n_actions, len_list))
+    return dict(
+        reward=reward,
+        action=action,
+        position=position,
+        pscore=pscore,
+        action_dist=dist,
+        estimated_rewards_by_reg_model=q_hat,
+    )
+
+
+def _terms(logs, weight_map):
+    """Per-round DR-type terms with a map applied to each weight (None: IPS-type)."""
+    out = []
+    for i in range(len(logs["reward"])):
+        a, p = logs["action"][i], logs["position"][i]
+        w = logs["action_dist"][i, a, p] / logs["pscore"][i]
+        q = logs["estimated_rewards_by_reg_model"][i, :, p]
+        q_pi = sum(logs["action_dist"][i, b, p] * q[b] for b in range(q.size))
+        out.append((w, q_pi, q[a], logs["reward"][i]))
+    return out
+
+
+def reference(name, logs, lam=np.inf):
+    rows = _terms(logs, None)
+    if name == "dm":
+        return np.mean([q_pi for _, q_pi, _, _ in rows])
+    if name == "ips":
+        return np.mean([min(w, lam) * r for w, _, _, r in rows])
+    if name == "snips":
+        return sum(w * r for w, _, _, r in rows) / sum(w for w, _, _, _ in rows)
+    if name == "sndr":
+        total_w = sum(w for w, _, _, _ in rows)
+        return (
+            np.mean([q_pi for _, q_pi, _, _ in rows])
+            + sum(w * (r - qa) for w, _, qa, r in rows) / total_w
+        )
+    shrink = {
+        "dr": lambda w: min(w, lam),
+        "switch_dr": lambda w: w if w <= lam else 0.0,
+        "dros": lambda w: w if np.isinf(lam) else (lam * w / (w * w + lam) if lam > 0 else 0.0),
+    }[name]
+    return np.mean([q_pi + shrink(w) * (r - qa) for w, q_pi, qa, r in rows])
+
+
+NEEDS = {
+    "dm": ("action_dist", "estimated_rewards_by_reg_model", "position"),
+    "ips": ("reward", "action", "pscore", "action_dist", "position"),
+    "snips": ("reward", "action", "pscore", "action_dist", "position"),
+}
+for _name in ("dr", "sndr", "switch_dr", "dros"):
+    NEEDS[_name] = (*NEEDS["ips"], "estimated_rewards_by_reg_model")
+ESTIMATORS = list(NEEDS)
+WITH_LAMBDA = ("ips", "dr", "switch_dr", "dros")
+
+
+def call(name, logs, **kw):
+    return getattr(ope, name)(**{k: logs[k] for k in NEEDS[name]}, **kw)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_estimators_match_the_reference_loops(name, seed):
+    logs = _random_logs(seed)
+    got = call(name, logs)
+    assert got.estimator == name and got.n_rounds == 300
+    assert got.value == pytest.approx(reference(name, logs), rel=1e-12, abs=1e-15)
+    assert float(got) == got.value
+    if name in WITH_LAMBDA:
+        for lam in (0.0, 0.5, 3.0, 40.0):
+            value = call(name, logs, lambda_=lam).value
+            assert value == pytest.approx(reference(name, logs, lam), rel=1e-12, abs=1e-15)
+
+
+def test_limits_of_the_hyperparameters():
+    logs = _random_logs(5)
+    dr = call("dr", logs).value
+    dm = call("dm", logs).value
+    assert call("switch_dr", logs, lambda_=np.inf).value == dr
+    assert call("dros", logs, lambda_=np.inf).value == dr
+    assert call("switch_dr", logs, lambda_=0.0).value == pytest.approx(dm, rel=1e-12)
+    assert call("dros", logs, lambda_=0.0).value == pytest.approx(dm, rel=1e-12)
+    # DR with a reward model of zeros is IPS; SNDR with zeros is SNIPS
+    zero = dict(logs, estimated_rewards_by_reg_model=np.zeros_like(logs["action_dist"]))
+    assert call("dr", zero).value == pytest.approx(call("ips", logs).value, rel=1e-12)
+    assert call("sndr", zero).value == pytest.approx(call("snips", logs).value, rel=1e-12)
+
+
+# --------------------------------------------------------------------------
+# a known truth
+
+
+def _replications(n_rounds, reps, target_beta, seed=0):
+    est = {name: [] for name in ("ips", "snips", "dr", "dm")}
+    truths = []
+    rng = np.random.default_rng(seed)
+    for _ in range(reps):
+        b = ope.synthetic_bandit(n_rounds, 5, beta=1.0, seed=rng)
+        target = ope.softmax_policy(4.0 * b.expected_reward, target_beta)
+        truths.append(ope.policy_value(b.expected_reward, target))
+        q_hat = ope.fit_reward_model(reward=b.reward, action=b.action, n_actions=5)
+        kw = dict(reward=b.reward, action=b.action, pscore=b.pscore, action_dist=target)
+        est["ips"].append(ope.ips(**kw).value)
+        est["snips"].append(ope.snips(**kw).value)
+        est["dr"].append(ope.dr(**kw, estimated_rewards_by_reg_model=q_hat).value)
+        est["dm"].append(ope.dm(action_dist=target, estimated_rewards_by_reg_model=q_hat).value)
+    return {k: np.array(v) for k, v in est.items()}, np.array(truths)
+
+
+def test_ips_and_dr_are_unbiased_on_a_known_truth():
+    est, truth = _replications(2000, 300, target_beta=3.0)
+    for name in ("ips", "dr"):
+        err = est[name] - truth
+        se = err.std(ddof=1) / np.sqrt(err.size)
+        assert abs(err.mean()) < 4 * se, (name, err.mean(), se)
+    # the context-blind reward model is biased for a context-dependent target: DM is off
+    err = est["dm"] - truth
+    assert abs(err.mean()) > 4 * err.std(ddof=1) / np.sqrt(err.size)
+
+
+def test_snips_bias_shrinks_with_n_and_its_variance_is_below_ips():
+    small, t_small = _replications(50, 400, target_beta=6.0, seed=1)
+    large, t_large = _replications(2000, 100, target_beta=6.0, seed=2)
+    bias_small = abs((small["snips"] - t_small).mean())
+    bias_large = abs((large["snips"] - t_large).mean())
+    assert bias_large < bias_small
+    assert np.var(large["snips"] - t_large) < np.var(large["ips"] - t_large)
+
+
+def test_normal_intervals_cover_the_truth():
+    rng = np.random.default_rng(3)
+    covered = {"ips": 0, "snips": 0, "dr": 0}
+    reps = 200
+    for _ in range(reps):
+        b = ope.synthetic_bandit(3000, 5, seed=rng)
+        target = ope.softmax_policy(4.0 * b.expected_reward, 2.0)
+        truth = ope.policy_value(b.expected_reward, target)
+        q_hat = ope.fit_reward_model(reward=b.reward, action=b.action, n_actions=5)
+        kw = dict(reward=b.reward, action=b.action, pscore=b.pscore, action_dist=target)
+        for name, v in (
+            ("ips", ope.ips(**kw)),
+            ("snips", ope.snips(**kw)),
+            ("dr", ope.dr(**kw, estimated_rewards_by_reg_model=q_hat)),
+        ):
+            covered[name] += v.low <= truth <= v.high
+    for name, hits in covered.items():
+        assert 0.88 * reps <= hits <= reps, (name, hits)
+
+
+def test_bootstrap_interval_is_scipys_and_renormalises():
+    logs = _random_logs(7, n=400)
+    kw = {k: logs[k] for k in NEEDS["snips"]}
+    boot = ope.snips(**kw, interval="bootstrap", n_resamples=2000, seed=11)
+    normal = ope.snips(**kw)
+    assert boot.interval == "bootstrap" and boot.value == normal.value
+    assert boot.low < boot.value < boot.high
+    # the delta method's standard error agrees with the bootstrap's
+    assert boot.standard_error == pytest.approx(normal.standard_error, rel=0.15)
+    w = logs["action_dist"][np.arange(400), logs["action"], logs["position"]] / logs["pscore"]
+    r = logs["reward"]
+    direct = stats.bootstrap(
+        (w * r, w),
+        lambda a, b, axis=-1: a.mean(axis=axis) / b.mean(axis=axis),
+        paired=True,
+        vectorized=True,
+        n_resamples=2000,
+        method="percentile",
+        random_state=np.random.default_rng(11),
+    )
+    assert boot.low == pytest.approx(direct.confidence_interval.low, rel=1e-12)
+    assert boot.high == pytest.approx(direct.confidence_interval.high, rel=1e-12)
+    again = ope.snips(**kw, interval="bootstrap", n_resamples=2000, seed=11)
+    assert (again.low, again.high) == (boot.low, boot.high)
+
+
+def test_uniform_logs_evaluate_themselves_exactly():
+    # OBD's random logs: the uniform policy's IPS weight is 1 on every round
+    logs = rm.datasets.open_bandit("random", "men")
+    n, n_actions = len(logs), logs["action"].max() + 1
+    uniform = np.full((n, n_actions, 3), 1.0 / n_actions)
+    v = ope.ips(reward=logs["reward"], action=logs["action"], pscore=logs["pscore"],
+                action_dist=uniform, position=logs["position"])  # fmt: skip
+    assert v.value == pytest.approx(logs["reward"].mean(), rel=1e-12)
+    diag = ope.weight_diagnostics(action=logs["action"], pscore=logs["pscore"],
+                                  action_dist=uniform, position=logs["position"])  # fmt: skip
+    assert diag["mean_weight"] == pytest.approx(1.0) and diag["effective_sample_size"] == n
+
+
+# --------------------------------------------------------------------------
+# policies, reward models, diagnostics
+
+
+def test_thompson_sampling_matches_the_exact_probability():
+    alpha, beta = np.array([3.0, 5.0]), np.array([7.0, 9.0])
+    exact, _ = integrate.quad(
+        lambda x: stats.beta.pdf(x, 3, 7) * stats.beta.cdf(x, 5, 9), 0, 1
+    )  # P(theta_0 > theta_1)
+    dist = ope.thompson_sampling_action_dist(alpha, beta, len_list=2, n_sim=200_000, seed=0)
+    assert dist.shape == (1, 2, 2)
+    np.testing.assert_allclose(dist.sum(axis=1), 1.0)
+    assert dist[0, 0, 0] == pytest.approx(exact, abs=0.005)
+    assert dist[0, 1, 1] == pytest.approx(exact, abs=0.005)
+
+
+def test_thompson_sampling_of_the_open_bandit_prior():
+    prior = rm.datasets.open_bandit_prior("men")
+    dist = ope.thompson_sampling_action_dist(
+        prior["alpha"], prior["beta"], len_list=3, n_rounds=4, n_sim=20_000
+    )
+    assert dist.shape == (4, 34, 3)
+    np.testing.assert_allclose(dist.sum(axis=1), 1.0)
+    assert (dist[0] == dist[3]).all()
+
+
+def test_ranking_action_dist():
+    dist = ope.ranking_action_dist([[2, 0, 1], [1, 2, 0]], n_actions=4, len_list=2)
+    assert dist.shape == (2, 4, 2)
+    assert dist[0, 2, 0] == dist[0, 0, 1] == dist[1, 1, 0] == dist[1, 2, 1] == 1.0
+    assert dist.sum() == 4
+    with pytest.raises(ValueError, match="twice"):
+        ope.ranking_action_dist([1, 1], n_actions=3)
+    with pytest.raises(ValueError, match="0..2"):
+        ope.ranking_action_dist([1, 3], n_actions=3)
+
+
+def test_reward_model_default_and_cross_fitting():
+    reward = np.array([1, 0, 0, 1, 1, 0, 0, 0])
+    action = np.array([0, 0, 1, 1, 2, 2, 2, 2])
+    q = ope.fit_reward_model(reward=reward, action=action, n_actions=3, smoothing=2.0)
+    mean = reward.mean()
+    assert q[0, :, 0] == pytest.approx([(1 + 2 * mean) / 4, (1 + 2 * mean) / 4, (1 + 2 * mean) / 6])
+    assert (q == q[0]).all()  # the default ignores the context
+    # cross-fitted: a round's own reward never enters its own prediction
+    flipped = reward.copy()
+    flipped[0] = 0
+    a = ope.fit_reward_model(reward=reward, action=action, n_actions=3, n_folds=4, seed=1)
+    b = ope.fit_reward_model(reward=flipped, action=action, n_actions=3, n_folds=4, seed=1)
+    assert a[0].tolist() == b[0].tolist()
+    assert a.tolist() != b.tolist()
+
+
+def test_reward_model_with_a_scikit_learn_classifier():
+    from sklearn.linear_model import LogisticRegression
+
+    b = ope.synthetic_bandit(1500, 4, seed=4)
+    q = ope.fit_reward_model(reward=b.reward, action=b.action, n_actions=4,
+                             context=b.context, model=LogisticRegression(), n_folds=2)  # fmt: skip
+    assert q.shape == (1500, 4, 1)
+    assert ((q > 0) & (q < 1)).all()
+    # it learns the context: closer to the truth than the context-blind default
+    blind = ope.fit_reward_model(reward=b.reward, action=b.action, n_actions=4)
+    assert (
+        np.abs(q[:, :, 0] - b.expected_reward).mean()
+        < np.abs(blind[:, :, 0] - b.expected_reward).mean()
+    )
+
+
+def test_weight_diagnostics_on_a_known_truth():
+    b = ope.synthetic_bandit(50_000, 5, seed=6)
+    target = ope.softmax_policy(4.0 * b.expected_reward, 3.0)
+    d = ope.weight_diagnostics(action=b.action, pscore=b.pscore, action_dist=target)
+    assert d["mean_weight"] == pytest.approx(1.0, abs=0.02)
+    assert 0 < d["effective_sample_size"] <= 50_000
+    assert d["zero_weight_share"] == 0.0
+    greedy = ope.ranking_action_dist(b.expected_reward.argmax(axis=1)[:, None], n_actions=5)
+    g = ope.weight_diagnostics(action=b.action, pscore=b.pscore, action_dist=greedy)
+    assert 0.5 < g["zero_weight_share"] < 1.0
+    assert g["effective_sample_size"] < d["effective_sample_size"]
+
+
+# --------------------------------------------------------------------------
+# rankings
+
+
+def _slate_logs(seed, n_slates=200, len_list=3):
+    rng = np.random.default_rng(seed)
+    slate_id = np.repeat(np.arange(n_slates), len_list)
+    position = np.tile(np.arange(len_list), n_slates)
+    reward = rng.integers(2, size=slate_id.size)
+    joint = np.repeat(rng.uniform(0.01, 1, n_slates), len_list)
+    joint_e = np.repeat(rng.uniform(0, 1, n_slates), len_list)
+    marg = rng.uniform(0.05, 1, slate_id.size)
+    marg_e = rng.uniform(0, 1, slate_id.size)
+    return slate_id, position, reward, joint, joint_e, marg, marg_e
+
+
+def test_slate_estimators_match_the_reference():
+    slate_id, position, reward, joint, joint_e, marg, marg_e = _slate_logs(0)
+    ref_joint = np.mean(
+        [(reward[slate_id == s] * joint_e[slate_id == s] / joint[slate_id == s]).sum()
+         for s in range(200)]
+    )  # fmt: skip
+    ref_marg = (reward * marg_e / marg).sum() / 200
+    v = ope.sips(slate_id=slate_id, reward=reward, position=position, pscore=joint,
+                 evaluation_policy_pscore=joint_e)  # fmt: skip
+    assert v.value == pytest.approx(ref_joint, rel=1e-12) and v.n_rounds == 200
+    v = ope.iips(slate_id=slate_id, reward=reward, position=position, pscore_item_position=marg,
+                 evaluation_policy_pscore_item_position=marg_e)  # fmt: skip
+    assert v.value == pytest.approx(ref_marg, rel=1e-12)
+    v = ope.rips(slate_id=slate_id, reward=reward, position=position, pscore_cascade=marg,
+                 evaluation_policy_pscore_cascade=marg_e)  # fmt: skip
+    assert v.value == pytest.approx(ref_marg, rel=1e-12)
+    with pytest.raises(ValueError, match="same for every slot"):
+        ope.sips(slate_id=slate_id, reward=reward, position=position, pscore=marg,
+                 evaluation_policy_pscore=marg_e)  # fmt: skip
+    with pytest.raises(ValueError, match="position 0 twice"):
+        ope.iips(slate_id=[0, 0], reward=[1, 0], position=[0, 0],
+                 pscore_item_position=[0.5, 0.5],
+                 evaluation_policy_pscore_item_position=[0.5, 0.5])  # fmt: skip
+
+
+def test_iips_is_unbiased_under_the_item_position_model():
+    # 3 items, 2 slots; logging: uniform over the 6 orderings; target: fixed [2, 0]
+    rng = np.random.default_rng(8)
+    click = np.array([[0.1, 0.05], [0.3, 0.2], [0.6, 0.4]])  # item x position
+    truth = click[2, 0] + click[0, 1]
+    perms = np.array([(a, b) for a in range(3) for b in range(3) if a != b])
+    values = []
+    for _ in range(200):
+        shown = perms[rng.integers(6, size=2000)]
+        reward = (rng.random(shown.shape) < click[shown, [0, 1]]).astype(int)
+        target = np.array([2, 0])
+        e = (shown == target).astype(float)  # the target's marginal: 1 if the same item
+        values.append(
+            ope.iips(slate_id=np.repeat(np.arange(2000), 2), reward=reward.ravel(),
+                     position=np.tile([0, 1], 2000),
+                     pscore_item_position=np.full(4000, 1 / 3),
+                     evaluation_policy_pscore_item_position=e.ravel()).value
+        )  # fmt: skip
+    values = np.array(values)
+    assert abs(values.mean() - truth) < 4 * values.std(ddof=1) / np.sqrt(values.size)
+
+
+# --------------------------------------------------------------------------
+# bad input: every estimator
+
+
+BAD = [
+    ("pscore", lambda L: L["pscore"] * 0, ValueError, r"pscore must be in \(0, 1\]"),
+    ("pscore", lambda L: L["pscore"] * 10, ValueError, "pscore"),
+    ("action", lambda L: L["action"] + 6, ValueError, "action must be in 0..5"),
+    ("action", lambda L: L["action"] - 0.5, ValueError, "action must be integers"),
+    ("position", lambda L: L["position"] + 3, ValueError, "position must be in 0..2"),
+    ("action_dist", lambda L: L["action_dist"] * 2, ValueError, "sum to 1"),
+    ("action_dist", lambda L: L["action_dist"][:, :, 0], ValueError, "3-D"),
+    ("action_dist", lambda L: -L["action_dist"], ValueError, "non-negative"),
+    ("reward", lambda L: L["reward"][:-1], ValueError, "reward has 299 rounds"),
+    ("reward", lambda L: np.where(L["reward"] > 0, np.nan, 0.0), ValueError, "NaN"),
+    ("reward", lambda L: "clicks", TypeError, "reward"),
+    (
+        "estimated_rewards_by_reg_model",
+        lambda L: L["estimated_rewards_by_reg_model"][:, :, :2],
+        ValueError,
+        "shape of action_dist",
+    ),
+]
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+@pytest.mark.parametrize(("arg", "change", "error", "match"), BAD)
+def test_bad_input_is_named(name, arg, change, error, match):
+    logs = _random_logs(9)
+    if arg not in NEEDS[name]:
+        pytest.skip(f"{name} does not take {arg}")
+    logs[arg] = change(logs)
+    with pytest.raises(error, match=match):
+        call(name, logs)
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_bad_options_are_named(name):
+    logs = _random_logs(10)
+    with pytest.raises(ValueError, match="interval"):
+        call(name, logs, interval="bca")
+    with pytest.raises(ValueError, match="level"):
+        call(name, logs, level=95)
+    with pytest.raises(TypeError, match="n_resamples"):
+        call(name, logs, interval="bootstrap", n_resamples=1e3)
+    missing = dict(logs)
+    del missing["position"]
+    with pytest.raises(TypeError, match="position is required"):
+        getattr(ope, name)(**{k: missing[k] for k in NEEDS[name] if k != "position"})
+    if name in WITH_LAMBDA:
+        for bad, err in ((True, TypeError), (float("nan"), ValueError), (-1, ValueError),
+                         ("inf", TypeError)):  # fmt: skip
+            with pytest.raises(err, match="lambda_"):
+                call(name, logs, lambda_=bad)
+
+
+def test_arrays_are_keyword_only():
+    logs = _random_logs(11)
+    with pytest.raises(TypeError):
+        ope.ips(logs["reward"], logs["action"], logs["pscore"], logs["action_dist"])
+
+
+def test_self_normalised_with_no_weight_raises():
+    logs = _random_logs(12, n=4, n_actions=2, len_list=1)
+    logs["action"] = np.zeros(4, dtype=int)
+    logs["action_dist"] = np.tile([[[0.0], [1.0]]], (4, 1, 1))
+    with pytest.raises(ValueError, match="self-normalised estimate is undefined"):
+        call("snips", logs)
