@@ -421,3 +421,28 @@ def test_self_normalised_with_no_weight_raises():
     logs["action_dist"] = np.tile([[[0.0], [1.0]]], (4, 1, 1))
     with pytest.raises(ValueError, match="self-normalised estimate is undefined"):
         call("snips", logs)
+
+
+def test_reward_model_per_action():
+    from sklearn.linear_model import LinearRegression, LogisticRegression
+
+    b = ope.synthetic_bandit(3000, 4, seed=13)
+    kw = dict(reward=b.reward, action=b.action, n_actions=4, context=b.context)
+    pooled = ope.fit_reward_model(**kw, model=LinearRegression())
+    per = ope.fit_reward_model(**kw, model=LinearRegression(), per_action=True)
+    assert per.shape == (3000, 4, 1)
+    # the context acts differently on each action: one model per action is closer
+    err = lambda q: np.abs(q[:, :, 0] - b.expected_reward).mean()  # noqa: E731
+    assert err(per) < err(pooled)
+    # an action whose rounds are all unrewarded: its mean reward, 0
+    reward = b.reward.copy()
+    reward[b.action == 2] = 0
+    q = ope.fit_reward_model(reward=reward, action=b.action, n_actions=4, context=b.context,
+                             model=LogisticRegression(), per_action=True)  # fmt: skip
+    assert (q[:, 2, 0] == 0).all() and (q[:, 0, 0] > 0).all()
+    with pytest.raises(TypeError, match="per_action=True needs model"):
+        ope.fit_reward_model(reward=b.reward, action=b.action, n_actions=4, per_action=True)
+    with pytest.raises(TypeError, match="per_action"):
+        ope.fit_reward_model(**kw, model=LinearRegression(), per_action="yes")
+    with pytest.raises(TypeError, match="context is read by a model only"):
+        ope.fit_reward_model(**kw)

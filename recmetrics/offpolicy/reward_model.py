@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_numeric_array, check_count, check_positive_number, check_seed
+from .._validation import (
+    as_numeric_array,
+    check_bool,
+    check_count,
+    check_positive_number,
+    check_seed,
+)
 from ._inputs import _indices
 
 __all__ = ["fit_reward_model"]
@@ -34,26 +40,53 @@ def _features(context, action, position, n_actions, len_list):
     return np.hstack([context, one_a, one_p])
 
 
-def _model_predictions(model, context, reward, action, position, train, test, shape):
-    from sklearn.base import clone
-
-    n_actions, len_list = shape
-    fitted = clone(model).fit(
-        _features(context[train], action[train], position[train], n_actions, len_list),
-        reward[train],
-    )
-    # every (round, action, position) of the test rounds, in C order of the output
-    rows = np.repeat(test, n_actions * len_list)
-    acts = np.tile(np.repeat(np.arange(n_actions), len_list), test.size)
-    poss = np.tile(np.arange(len_list), test.size * n_actions)
-    x = _features(context[rows], acts, poss, n_actions, len_list)
+def _predict(fitted, x):
     if hasattr(fitted, "predict_proba"):
         classes = list(fitted.classes_)
         proba = fitted.predict_proba(x)
-        pred = proba[:, classes.index(1)] if 1 in classes else np.zeros(len(x))
-    else:
-        pred = fitted.predict(x)
-    return np.asarray(pred, dtype=np.float64).reshape(test.size, n_actions, len_list)
+        return proba[:, classes.index(1)] if 1 in classes else np.zeros(len(x))
+    return fitted.predict(x)
+
+
+def _fit(model, x, y, fallback):
+    """A clone of ``model`` fitted on ``(x, y)``; ``None`` (predict ``fallback``) for one class."""
+    from sklearn.base import clone
+
+    if y.size == 0 or (hasattr(model, "predict_proba") and np.unique(y).size < 2):
+        return None
+    return clone(model).fit(x, y)
+
+
+def _model_predictions(model, context, reward, action, position, train, test, shape, per_action):
+    n_actions, len_list = shape
+    out = np.empty((test.size, n_actions, len_list))
+    overall = float(reward[train].mean()) if train.size else 0.0
+    if not per_action:
+        fitted = _fit(
+            model,
+            _features(context[train], action[train], position[train], n_actions, len_list),
+            reward[train],
+            overall,
+        )
+        # every (round, action, position) of the test rounds, in C order of the output
+        rows = np.repeat(test, n_actions * len_list)
+        acts = np.tile(np.repeat(np.arange(n_actions), len_list), test.size)
+        poss = np.tile(np.arange(len_list), test.size * n_actions)
+        x = _features(context[rows], acts, poss, n_actions, len_list)
+        pred = np.full(len(x), overall) if fitted is None else _predict(fitted, x)
+        return np.asarray(pred, dtype=np.float64).reshape(out.shape)
+    for a in range(n_actions):
+        mine = train[action[train] == a]
+        fallback = float(reward[mine].mean()) if mine.size else overall
+        x_train = np.hstack([context[mine], np.eye(len_list)[position[mine]]])
+        fitted = _fit(model, x_train, reward[mine], fallback)
+        for k in range(len_list):
+            if fitted is None:
+                out[:, a, k] = fallback
+                continue
+            x = np.hstack([context[test], np.tile(np.eye(len_list)[k], (test.size, 1))])
+            out[:, a, k] = _predict(fitted, x)
+    return out
 
 
 def fit_reward_model(
@@ -65,6 +98,7 @@ def fit_reward_model(
     len_list=1,
     context=None,
     model=None,
+    per_action=False,
     smoothing=1.0,
     n_folds=1,
     seed=0,
@@ -81,7 +115,11 @@ def fit_reward_model(
     * a scikit-learn estimator (a classifier with ``predict_proba`` for 0/1
       rewards, else a regressor), fitted on the context with one-hot
       action and position columns (obp's ``RegressionModel`` with
-      ``action_context`` the identity).
+      ``action_context`` the identity), or, with ``per_action=True``, one
+      clone per action fitted on that action's rounds (context and one-hot
+      position), which lets the effect of the context differ between
+      actions; an action whose rounds hold one class only is predicted by
+      its mean reward.
 
     With ``n_folds > 1`` each round's predictions come from a model fitted
     on the other folds (cross-fitting), which the doubly robust estimators
@@ -104,6 +142,8 @@ def fit_reward_model(
         Features of each round (``model`` only).
     model : scikit-learn estimator, optional
         The model; ``None`` for the smoothed click rates.
+    per_action : bool, default False
+        One model per action (``model`` only).
     smoothing : float, default 1.0
         Pseudo impressions of the default model (>= 0).
     n_folds : int, default 1
@@ -144,6 +184,9 @@ def fit_reward_model(
     smoothing = check_positive_number(smoothing, "smoothing", strict=False)
     n_folds = check_count(n_folds, "n_folds", maximum=max(r.size, 1))
     ctx = None
+    per_action = check_bool(per_action, "per_action")
+    if per_action and model is None:
+        raise TypeError("per_action=True needs model= (a scikit-learn estimator)")
     if context is not None and model is None:
         raise TypeError("context is read by a model only: pass model= (a scikit-learn estimator)")
     if context is not None:
@@ -161,5 +204,5 @@ def fit_reward_model(
                                         smoothing)  # fmt: skip
         else:
             out[test] = _model_predictions(model, ctx, r, act, pos, train, test,
-                                           (n_actions, len_list))  # fmt: skip
+                                           (n_actions, len_list), per_action)  # fmt: skip
     return out

@@ -93,8 +93,8 @@ def synthetic_bandit(n_rounds, n_actions=10, *, n_features=5, beta=1.0, seed=0):
 
     Contexts :math:`x_i \\sim N(0, I)`; the click probability of action
     :math:`a` is :math:`q(x, a) = \\sigma(x^\\top \\theta_a + b_a)` with
-    :math:`\\theta_a \\sim N(0, I/d)` and :math:`b_a \\sim N(-2, 0.5^2)` (a few
-    per cent of clicks, as in recommendation); the logging policy is
+    :math:`\\theta_a \\sim N(0, I/d)` and :math:`b_a \\sim N(-2, 0.5^2)` (about one round in six
+    is rewarded under a uniform policy); the logging policy is
     :func:`softmax_policy` of :math:`4 q` with inverse temperature ``beta``
     (0: uniform); the reward is a Bernoulli draw of the logged action's
     :math:`q`. The true value of any target policy on these contexts is
