@@ -87,7 +87,11 @@ def dm(
               \\pi_e(a \\mid x_i)\\, \\hat q(x_i, a)
 
     No logged reward enters: the estimate is as good as the reward model,
-    and biased as much as it is (obp's ``DirectMethod``).
+    and biased as much as it is (obp's ``DirectMethod``). Its interval
+    treats the model as known: it measures how :math:`\\hat q(x_i, \\pi_e)`
+    varies over the rounds, not the error of the fitted model, and can be
+    far too narrow (refit the model on bootstrap resamples of the logs for
+    an interval that includes it).
 
     Parameters
     ----------
