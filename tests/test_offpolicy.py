@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import integrate, stats
 
@@ -446,3 +447,88 @@ def test_reward_model_per_action():
         ope.fit_reward_model(**kw, model=LinearRegression(), per_action="yes")
     with pytest.raises(TypeError, match="context is read by a model only"):
         ope.fit_reward_model(**kw)
+
+
+# --------------------------------------------------------------------------
+# test sets missing not at random
+
+
+def _mnar_world(seed, n_users=400, n_items=60):
+    rng = np.random.default_rng(seed)
+    pop = 1.0 / np.arange(1, n_items + 1) ** 0.8  # item popularity
+    relevant = rng.random((n_users, n_items)) < 0.15
+    scores = rng.random((n_users, n_items)) + 0.8 * pop  # a model that favours popular items
+    users = np.repeat(np.arange(n_users), n_items)
+    items = np.tile(np.arange(n_items), n_users)
+    preds = pd.DataFrame({"user": users, "item": items, "score": scores.ravel()})
+    return rng, pop, relevant, preds
+
+
+def test_weighted_recall_with_equal_propensities_is_recall():
+    rng, pop, relevant, preds = _mnar_world(0)
+    u, i = np.nonzero(relevant)
+    truth = pd.DataFrame({"user": u, "item": i})
+    ones = pd.Series(1.0, index=np.arange(60))
+    for k in (1, 5, 20):
+        assert ope.weighted_recall(
+            truth, preds, k=k, propensity=ones, average="user"
+        ) == pytest.approx(rm.recall(truth, preds, k=k), rel=1e-12)
+    pooled = ope.weighted_recall(truth, preds, k=5, propensity=ones, average="pooled")
+    hits = rm.recall(truth, preds, k=5, per_user=True) * truth.groupby("user").size()
+    assert pooled == pytest.approx(hits.sum() / len(truth), rel=1e-12)
+
+
+def test_weighting_recovers_the_metric_on_every_relevant_item():
+    rng, pop, relevant, preds = _mnar_world(1)
+    u, i = np.nonzero(relevant)
+    full = pd.DataFrame({"user": u, "item": i})
+    # recall pooled over every relevant pair
+    true_value = (
+        rm.recall(full, preds, k=10, per_user=True) * full.groupby("user").size()
+    ).sum() / len(full)
+    propensity = pd.Series(0.9 * pop / pop.max(), index=np.arange(60))  # the real ones
+    plain, weighted = [], []
+    for _ in range(40):
+        seen = rng.random(len(full)) < propensity.to_numpy()[full["item"]]
+        observed = full[seen]
+        ones = pd.Series(1.0, index=np.arange(60))
+        plain.append(ope.weighted_recall(observed, preds, k=10, propensity=ones))
+        weighted.append(ope.weighted_recall(observed, preds, k=10, propensity=propensity))
+    plain, weighted = np.array(plain), np.array(weighted)
+    se = weighted.std(ddof=1) / np.sqrt(weighted.size)
+    # the plain metric overrates the popularity-loving model; weighting recovers it
+    assert plain.mean() > true_value + 10 * plain.std(ddof=1) / np.sqrt(plain.size)
+    assert abs(weighted.mean() - true_value) < max(4 * se, 0.01 * true_value)
+
+
+def test_popularity_propensity_and_weighted_dcg():
+    inter = pd.DataFrame({"item": ["a"] * 9 + ["b"] * 4 + ["c"]})
+    p = ope.popularity_propensity(inter, exponent=0.5)
+    assert p.to_dict() == pytest.approx({"a": 1.0, "b": 2 / 3, "c": 1 / 3})
+    assert (ope.popularity_propensity(inter, exponent=0) == 1).all()
+    truth = pd.DataFrame({"user": [1, 1], "item": ["b", "c"]})
+    preds = pd.DataFrame({"user": [1, 1, 1], "item": ["c", "a", "b"], "score": [3.0, 2, 1]})
+    w_b, w_c = 1.5, 3.0
+    want = (w_c / np.log2(2) + w_b / np.log2(4)) / (w_b + w_c)
+    assert ope.weighted_dcg(truth, preds, propensity=p) == pytest.approx(want, rel=1e-12)
+    assert ope.weighted_dcg(truth, preds, propensity=p, k=2) == pytest.approx(
+        w_c / (w_b + w_c), rel=1e-12
+    )
+
+
+def test_weighted_metrics_bad_input():
+    truth = pd.DataFrame({"user": [1, 1], "item": ["b", "c"]})
+    preds = pd.DataFrame({"user": [1], "item": ["b"], "score": [1.0]})
+    with pytest.raises(ValueError, match=r"no value for 1 relevant row.*\['c'\]"):
+        ope.weighted_recall(truth, preds, k=1, propensity=pd.Series({"b": 0.5}))
+    with pytest.raises(ValueError, match=r"propensity must be in \(0, 1\]"):
+        ope.weighted_recall(truth, preds, k=1, propensity=pd.Series({"b": 0.5, "c": 0.0}))
+    with pytest.raises(TypeError, match="propensity must be a pandas Series"):
+        ope.weighted_recall(truth, preds, k=1, propensity={"b": 0.5, "c": 1.0})
+    with pytest.raises(ValueError, match="average"):
+        ope.weighted_recall(truth, preds, k=1, propensity=pd.Series({"b": 1.0, "c": 1.0}),
+                            average="micro")  # fmt: skip
+    with pytest.raises(ValueError, match="exponent"):
+        ope.popularity_propensity(pd.DataFrame({"item": [1]}), exponent=-1)
+    with pytest.raises(TypeError, match="exponent"):
+        ope.popularity_propensity(pd.DataFrame({"item": [1]}), exponent="0.5")

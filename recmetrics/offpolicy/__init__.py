@@ -9,7 +9,10 @@
 * :func:`fit_reward_model` for DM and DR; target policies as
   ``action_dist`` (:func:`thompson_sampling_action_dist`,
   :func:`ranking_action_dist`, :func:`softmax_policy`);
-* :func:`synthetic_bandit` and :func:`policy_value`: logs with a known truth.
+* :func:`synthetic_bandit` and :func:`policy_value`: logs with a known truth;
+* test sets missing not at random (:mod:`.mnar`): :func:`weighted_recall`
+  and :func:`weighted_dcg` with propensities, e.g. from
+  :func:`popularity_propensity`.
 
 Arguments take the names of the Open Bandit Pipeline (obp): ``reward``,
 ``action``, ``position``, ``pscore``, ``action_dist``,
@@ -20,6 +23,7 @@ with a confidence interval. Real logs: :func:`recmetrics.datasets.open_bandit`.
 from ._result import INTERVALS, PolicyValue
 from .diagnostics import weight_diagnostics
 from .estimators import dm, dr, dros, ips, sndr, snips, switch_dr
+from .mnar import popularity_propensity, weighted_dcg, weighted_recall
 from .policies import ranking_action_dist, thompson_sampling_action_dist
 from .reward_model import fit_reward_model
 from .slate import iips, rips, sips
@@ -46,4 +50,7 @@ __all__ = [
     "SyntheticBandit",
     "synthetic_bandit",
     "policy_value",
+    "popularity_propensity",
+    "weighted_recall",
+    "weighted_dcg",
 ]
