@@ -9,6 +9,7 @@ import numpy as np
 
 from .._docs import fill_doc
 from .._kernels import tie_groups
+from .._validation import check_bool
 
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "trec_eval")
 
@@ -395,6 +396,14 @@ class Ranking:
                 "positions of every judged item (build it without depth)"
             )
         return _condense(self)
+
+
+def condense(r: Ranking, judged_only) -> Ranking:
+    """``r.condensed()`` when ``judged_only`` is True, else ``r``: a metric's ``judged_only``.
+
+    ``judged_only`` must be True or False (``TypeError`` naming it).
+    """
+    return r.condensed() if check_bool(judged_only, "judged_only") else r
 
 
 # --------------------------------------------------------------------------
