@@ -207,6 +207,21 @@ def test_evaluate_keeps_the_frame_behaviour():
     pd.testing.assert_frame_equal(got, want)
 
 
+@pytest.mark.parametrize("ties", TIE_POLICIES)
+def test_bpref_reads_judged_items_only_and_infap_becomes_ap(ties):
+    """On the condensed list bpref is unchanged, and infAP is AP (up to its smoothing)."""
+    for seed in range(6):
+        truth, run = _frames(seed)
+        r = rm.from_frames(truth, run, relevance="rel", ties=ties)
+        kw = dict(per_user=True, no_relevant="zero")
+        np.testing.assert_allclose(
+            rm.bpref(r, judged_only=True, **kw), rm.bpref(r, **kw), rtol=0, atol=TOL
+        )
+        ap = rm.average_precision(r, judged_only=True, ap_denominator="relevant", **kw)
+        # trec_eval's infAP smooths its estimates with 0.00001 (m_infAP.c)
+        np.testing.assert_allclose(rm.infap(r, judged_only=True, **kw), ap, rtol=0, atol=1e-5)
+
+
 # --------------------------------------------------------------------------
 # ties='expected': the mean over every order of the whole list's tied items
 def _orders(run):
