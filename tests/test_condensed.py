@@ -222,6 +222,18 @@ def test_bpref_reads_judged_items_only_and_infap_becomes_ap(ties):
         np.testing.assert_allclose(rm.infap(r, judged_only=True, **kw), ap, rtol=0, atol=1e-5)
 
 
+def test_judged_and_unjudged_on_the_condensed_list():
+    """Every ranked item of a condensed list is judged."""
+    truth, run = _frames(3)
+    r = rm.from_frames(truth, run, relevance="rel")
+    kw = dict(per_user=True, no_relevant="zero", judged_only=True)
+    assert rm.unjudged(r, k=5, **kw).eq(0).all()
+    n = r.condensed().n_ranked
+    full = rm.judged(r, k=5, short_lists="list", **kw).to_numpy()
+    np.testing.assert_array_equal(full, np.where(n > 0, 1.0, 0.0))
+    assert rm.judged(r, k=5, **dict(kw, judged_only=False)).lt(1).any()  # not so before
+
+
 # --------------------------------------------------------------------------
 # ties='expected': the mean over every order of the whole list's tied items
 def _orders(run):

@@ -90,7 +90,11 @@ def judged(
     (:meth:`~recmetrics.Ranking.judged_in_top`). ir_measures orders tied
     documents by increasing document id (it sorts by ``(-score, id)``),
     trec_eval by decreasing id (our ``'trec_eval'``): with ties, no tie
-    policy of the package is ir_measures' order.
+    policy of the package is ir_measures' order. ``judged_only=True``
+    (trec_eval's ``-J``, as for every ranking metric) measures the
+    condensed list, where every ranked item is judged: Judged@k is then
+    ``min(k, n) / d`` with ``n`` the number of judged ranked items, and
+    Unjudged@k is 0, a check that the unjudged items were removed.
 
     Parameters
     ----------
