@@ -234,6 +234,19 @@ def test_judged_and_unjudged_on_the_condensed_list():
     assert rm.judged(r, k=5, **dict(kw, judged_only=False)).lt(1).any()  # not so before
 
 
+def test_removed_items_leave_an_explicit_catalogue():
+    """With n_items given, the condensed catalogue loses the removed items (AUC)."""
+    truth, run = _frames(2)
+    r = rm.from_frames(truth, run, relevance="rel", n_items=40)
+    c = r.condensed()
+    np.testing.assert_array_equal(c.n_items, 40 - (r.n_ranked - c.n_ranked))
+    kw = dict(relevance="rel", per_user=True, no_relevant="zero", n_items=40)
+    got = rm.evaluate(truth, run, ["auc", "pauc"], judged_only=True, **kw)
+    np.testing.assert_array_equal(got["auc"], rm.auc(c, per_user=True, no_relevant="zero"))
+    want = rm.auc(r, judged_only=True, per_user=True, no_relevant="zero")
+    np.testing.assert_array_equal(got["auc"], want)
+
+
 # --------------------------------------------------------------------------
 # ties='expected': the mean over every order of the whole list's tied items
 def _orders(run):
