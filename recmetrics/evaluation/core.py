@@ -238,12 +238,12 @@ def evaluate(
         evaluated (with ``users='truth'`` or ``'both'``; ``'predictions'``
         and ``'all'`` raise). The beyond-accuracy metrics keep the whole
         lists. A prebuilt :class:`~recmetrics.Ranking` is condensed the
-        same way. The removed items leave the catalogue too (``auc``,
-        ``pauc`` and ``coverage_error`` with an explicit ``n_items``; since
-        the condensed ranking replaced the condensed frames, such an
-        ``n_items`` is no longer kept whole). Default ``False``. The other input forms judge every item
-        (their lists are condensed already) and raise ``TypeError`` for
-        it, as for ``max_depth`` and ``relevance_level``.
+        same way. The removed items leave the catalogue too: ``auc``,
+        ``pauc`` and ``coverage_error`` with an explicit ``n_items`` see
+        ``n_items`` less the removed items. Default ``False``. The other
+        input forms judge every item (their lists are condensed already)
+        and raise ``TypeError`` for it, as for ``max_depth`` and
+        ``relevance_level``.
 
         These three keywords are the caller's choice, as ``users`` is
         (trec_eval's ``-c`` is ``users='truth'``): a preset does not set
