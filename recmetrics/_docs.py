@@ -175,6 +175,17 @@ all, is NaN); ``'zero'`` counts 0 (trec_eval, scikit-learn's
 ``empty_target_action='pos'``); ``'raise'`` raises ``ValueError``.""",
 )
 
+_JUDGED_ONLY = _param(
+    "judged_only : bool, default False",
+    """\
+``True`` evaluates Sakai's condensed list (Sakai, 2007; trec_eval's
+``-J``): every unjudged ranked item is removed and the judged ones close
+up (:meth:`~recmetrics.Ranking.condensed`). Only long data frames tell
+judged items from unjudged ones (the pairs of ``truth`` with a grade >= 0
+are judged); every other input form judges every item, so its ranking is
+evaluated as it is.""",
+)
+
 _PER_USER = _param(
     "per_user : bool, default False",
     """\
@@ -497,6 +508,7 @@ DOCS: dict[str, str] = {
     "ties": _TIES,
     "no_relevant": _NO_RELEVANT,
     "per_user": _PER_USER,
+    "judged_only": _JUDGED_ONLY,
     "returns_metric": _RETURNS_METRIC,
     "gain": _GAIN,
     "log_base": _LOG_BASE,

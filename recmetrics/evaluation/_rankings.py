@@ -13,6 +13,7 @@ import numpy as np
 from ..inputs.forms import as_ranking
 from ..inputs.frames import from_frames
 from ..ranking import Ranking, from_scores
+from ..ranking._representation import condense
 from ._trec_options import TREC_OPTIONS, trec_frames
 
 __all__ = ["Rankings", "cast_scores"]
@@ -68,6 +69,11 @@ class Rankings:
         return self.built[key]
 
     def _build(self, opts, depth):
+        """The ranking of one key, condensed (Sakai's lists) under ``judged_only``."""
+        r = self._ranking(opts, None if opts["judged_only"] else depth)
+        return condense(r, bool(opts["judged_only"]))
+
+    def _ranking(self, opts, depth):
         call, y_true, mask = self.call, self.y_true, self.mask
         if isinstance(y_true, Ranking):
             if (
@@ -92,7 +98,7 @@ class Rankings:
             if mask is not None:
                 raise TypeError("mask does not apply to data frames: leave excluded items out")
             truth, predictions, users, relevance = trec_frames(
-                y_true, self.y_score, self.frame, opts
+                y_true, self.y_score, self.frame, opts, condense=False
             )
             return from_frames(
                 truth,

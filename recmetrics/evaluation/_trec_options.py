@@ -8,7 +8,10 @@ predictions are cut at ``max_depth`` first, then the unjudged ones are
 dropped (``judged_only``: those without a row in ``truth`` and those with
 a negative grade, in the pool but not judged); ``relevance_level`` sets
 which grades count as relevant for the binary metrics, and leaves the
-negative grades negative.
+negative grades negative. :func:`recmetrics.evaluate` drops the unjudged
+items from the ranking built of the cut frames
+(:meth:`recmetrics.Ranking.condensed`, the same list: ``condense=False``
+here), the command line's ``relstring`` from the frames.
 """
 
 from __future__ import annotations
@@ -87,7 +90,7 @@ def _judged(truth, predictions, user, item, relevance):
     return predictions[mine.isin(pairs)]
 
 
-def trec_frames(truth, predictions, frame, opts):
+def trec_frames(truth, predictions, frame, opts, condense=True):
     """The frames that trec_eval's options leave, and the ``users`` and ``relevance`` to use.
 
     Parameters
@@ -99,6 +102,10 @@ def trec_frames(truth, predictions, frame, opts):
     opts : dict
         The resolved keywords: ``max_depth``, ``relevance_level``,
         ``judged_only``, ``users`` and ``score_dtype``.
+    condense : bool, default True
+        Whether ``judged_only`` drops the unjudged predictions here;
+        ``False`` leaves them to :meth:`recmetrics.Ranking.condensed` (the
+        users are chosen as with ``True``).
 
     Returns
     -------
@@ -134,7 +141,7 @@ def trec_frames(truth, predictions, frame, opts):
             predictions = _cut(
                 predictions, user, item, score, frame["rank"], depth, opts["score_dtype"]
             )
-    if judged:
+    if judged and condense:
         predictions = _judged(truth, predictions, user, item, relevance)
     if level is not None:
         if relevance is None:  # every row of truth has grade 1

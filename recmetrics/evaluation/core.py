@@ -231,12 +231,19 @@ def evaluate(
         ``-J`` drops every document whose relevance value is negative)
         before evaluating, after the cut at
         ``max_depth``: this is Sakai's condensed list (Sakai, 2007), and
-        trec_eval's ``-J``. Every metric then sees the judged items only,
-        at their ranks among them; a user left without predictions is still
+        trec_eval's ``-J``. Every ranking metric then sees the judged items
+        only, at their ranks among them (the ranking's
+        :meth:`~recmetrics.Ranking.condensed`, as the metric functions'
+        ``judged_only``); a user left without predictions is still
         evaluated (with ``users='truth'`` or ``'both'``; ``'predictions'``
-        and ``'all'`` raise). Default ``False``. The other input forms judge
-        every item (their lists are condensed already) and raise
-        ``TypeError`` for it, as for ``max_depth`` and ``relevance_level``.
+        and ``'all'`` raise). The beyond-accuracy metrics keep the whole
+        lists. A prebuilt :class:`~recmetrics.Ranking` is condensed the
+        same way. The removed items leave the catalogue too: ``auc``,
+        ``pauc`` and ``coverage_error`` with an explicit ``n_items`` see
+        ``n_items`` less the removed items. Default ``False``. The other
+        input forms judge every item (their lists are condensed already)
+        and raise ``TypeError`` for it, as for ``max_depth`` and
+        ``relevance_level``.
 
         These three keywords are the caller's choice, as ``users`` is
         (trec_eval's ``-c`` is ``users='truth'``): a preset does not set
@@ -396,6 +403,8 @@ def _ranking_table(call, options, overrides, y_true, y_score, mask, progress):
     form = input_form(y_true, y_score, call.ranks)
     frame = dict(call.frame, users=call.keywords["users"])
     frame.update({key: call.keywords[key] for key in TREC_OPTIONS})
+    if form == "ranking":  # a prebuilt Ranking (of frames) is condensed as frames are
+        frame.pop("judged_only")
     if form != "frames":
         given = [key for key, value in frame.items() if value is not None and value is not False]
         if given:

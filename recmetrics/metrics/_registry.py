@@ -90,8 +90,8 @@ class MetricSpec:
         Whether the sampled metrics need ``@k`` for it (a function of one
         rank that is constant without a cutoff, like recall).
     kind : {'ranking', 'list', 'catalogue'}
-        What the metric is a function of (see :data:`KINDS`): beyond-accuracy
-        metrics take the recommended lists instead of the ranking.
+        What the metric is a function of (see :data:`KINDS`); every ``'ranking'``
+        one takes ``judged_only`` (condensed lists), the others the recommended lists.
     needs : tuple of str
         The item data a beyond-accuracy metric takes from
         :func:`recmetrics.evaluate` (``'popularity'``, ``'features'``,

@@ -191,6 +191,7 @@ def err(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Expected reciprocal rank ERR@k: the expected ``1 / position`` where a cascading user stops.
 
@@ -256,6 +257,7 @@ def err(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -292,7 +294,7 @@ def err(
     0.046875
     """
     max_grade = _check_max_grade(max_grade)
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     if r.gain.shape[0] and np.max(r.gain) > max_grade:
         raise ValueError(
             f"a relevance grade ({np.max(r.gain):g}) exceeds max_grade={max_grade:g}; pass "

@@ -27,6 +27,7 @@ from .._docs import fill_doc
 from .._validation import check_bool, check_choice
 from ..inputs.forms import as_ranking
 from ..ranking import Ranking
+from ..ranking._representation import condense
 from ._core import finish
 from .roc_auc import _binary_vectors, _cumulative_counts, _pair_counts
 
@@ -169,6 +170,7 @@ def partial_auc(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Partial AUC: the area under the ROC curve for ``FPR <= max_fpr``, standardised.
 
@@ -219,6 +221,7 @@ def partial_auc(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -264,6 +267,7 @@ def partial_auc(
     mcclish = check_bool(mcclish, "mcclish")
     check_choice(interpolation, "interpolation", PAUC_INTERPOLATIONS)
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r = condense(r, judged_only)
     r.check_depth(None, "partial AUC")
     val, defined = _pauc_values(r, max_fpr, mcclish, interpolation)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)
@@ -303,6 +307,7 @@ def coverage_error(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Coverage error: the rank of the last relevant item, how deep to read to see them all.
 
@@ -328,6 +333,7 @@ def coverage_error(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -360,6 +366,7 @@ def coverage_error(
     [7.0, 1.0]
     """
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r = condense(r, judged_only)
     r.check_depth(None, "coverage_error")
     val = _coverage_values(r)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)

@@ -383,6 +383,7 @@ def inst(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """INST (Moffat et al., 2015): the C/W/L rate of gain of a user who wants ``T`` units of gain.
 
@@ -411,6 +412,7 @@ def inst(
     %(cwl_ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -445,7 +447,7 @@ def inst(
     >>> round(inst([[1, 0]], [[0.5, 0.5]]), 6) == round((inst([1, 0]) + inst([0, 1])) / 2, 6)
     True
     """
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     T = _real(T, "T", positive=True)
     return cwl_measure(
         r,
@@ -475,6 +477,7 @@ def insq(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """INSQ (Moffat et al., 2012): the C/W/L rate of gain of INST without its adaptation.
 
@@ -502,6 +505,7 @@ def insq(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -526,7 +530,7 @@ def insq(
     >>> round(insq([[1, 0]], [[0.5, 0.5]]), 6) == round(insq([0.5, 0.5], max_grade=1), 6)
     True
     """
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     T = _real(T, "T", positive=True)
 
     def c_of(G):

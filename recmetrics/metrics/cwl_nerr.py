@@ -35,6 +35,7 @@ _COMMON = """
     %(cwl_ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -109,6 +110,7 @@ def nerr8(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """NERR, Eq. 8 of Azzopardi et al. (2021): C/W/L with ERR's continuation ``1 - g_i``, cut at k.
 
@@ -119,7 +121,7 @@ def nerr8(
     of reaching position ``i`` (:mod:`recmetrics.metrics.cwl`). cwl_eval:
     ``NERReq8CWLMetric(k)``; ir_measures: ``NERR8(max_rel=...)@k``.
     """
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     return _run(
         r,
         single,
@@ -156,6 +158,7 @@ def nerr9(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """NERR, Eq. 9 of Azzopardi et al. (2021): continuation ``i / (i + 1) (1 - g_i)``, cut at k.
 
@@ -166,7 +169,7 @@ def nerr9(
     discount (:mod:`recmetrics.metrics.cwl` for ``W_i``). cwl_eval:
     ``NERReq9CWLMetric(k)``; ir_measures: ``NERR9(max_rel=...)@k``.
     """
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     return _run(
         r,
         single,
@@ -205,6 +208,7 @@ def nerr10(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """NERR, Eq. 10 of Azzopardi et al. (2021): continuation ``p (1 - g_i)``, RBP's patience.
 
@@ -215,7 +219,7 @@ def nerr10(
     ``NERReq10CWLMetric(phi)``; ir_measures: ``NERR10(p=0.9, max_rel=...)``.
     """
     p = check_probability(p, "p")
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     return _run(
         r,
         single,
@@ -253,6 +257,7 @@ def nerr11(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """NERR, Eq. 11 of Azzopardi et al. (2021): INSQ's continuation times ``1 - g_i``.
 
@@ -265,7 +270,7 @@ def nerr11(
     ``NERR11(T=1, max_rel=...)``.
     """
     T = _real(T, "T", positive=True)
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     return _run(
         r,
         single,
@@ -325,6 +330,7 @@ def bpm(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """The static Bejeweled Player Model (Zhang et al., 2017) in C/W/L form.
 
@@ -343,7 +349,7 @@ def bpm(
     T = _real(T, "T", positive=True)
     hb = None if hb is None else _real(hb, "hb")
     gain_med = _real(gain_med, "gain_med")
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     return _run(
         r,
         single,
@@ -387,6 +393,7 @@ def sdcg(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Scaled DCG, cwl_eval's ``NDCG-k``: DCG@k over the DCG of ``k`` items of gain 1.
 
@@ -407,7 +414,7 @@ def sdcg(
     ``NDCGCWLMetric(k)`` (printed as ``NDCG-k@5`` and ``NDCG-k@10`` in its
     default list); ir_measures: ``SDCG(max_rel=...)@k``.
     """
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
 
     def c_of(G):
         i = _positions(G.shape[1])

@@ -122,6 +122,7 @@ def infap(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Inferred average precision (trec_eval's ``infAP``): AP estimated from judged items.
 
@@ -161,6 +162,7 @@ def infap(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -198,7 +200,7 @@ def infap(
     >>> round(infap(from_frames(sampled, run, relevance="rel")), 6)   # (3/4 + 5/8) / 2
     0.6875
     """
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     ranked = np.isfinite(r.start)
     if r.judgments == "complete":
         nonrel_above, nonrel_tied = r.start - r.rel_before, r.size - r.group_rel

@@ -139,6 +139,7 @@ def iprec_at_recall(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Interpolated precision at a recall level (trec_eval's ``iprec_at_recall_x``).
 
@@ -179,6 +180,7 @@ def iprec_at_recall(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -204,7 +206,7 @@ def iprec_at_recall(
     0.5
     """
     level = check_fraction(recall_level, "recall_level")
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     val = _iprec_values(r, (level,))[:, 0]
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
@@ -220,6 +222,7 @@ def precision_11pt(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """11-point interpolated average precision (trec_eval's ``11pt_avg``).
 
@@ -242,6 +245,7 @@ def precision_11pt(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -261,7 +265,7 @@ def precision_11pt(
     >>> precision_11pt([1, 0, 1, 0, 0, 1])   # 4 levels at 1, 4 at 2/3 (0.7: 2 of 3), 3 at 1/2
     0.7424242424242423
     """
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     val = _iprec_values(r, RECALL_LEVELS).mean(axis=1)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
@@ -279,6 +283,7 @@ def _at_level(level):
         ties=None,
         no_relevant="skip",
         per_user=False,
+        judged_only=False,
     ):
         return iprec_at_recall(
             a,
@@ -290,6 +295,7 @@ def _at_level(level):
             ties=ties,
             no_relevant=no_relevant,
             per_user=per_user,
+            judged_only=judged_only,
         )
 
     fn.__name__ = fn.__qualname__ = f"iprec_at_recall_{level:.2f}"

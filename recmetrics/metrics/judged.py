@@ -28,10 +28,10 @@ __all__ = ["judged", "unjudged", "bpref"]
 
 # --------------------------------------------------------------------------
 # judged@k and unjudged@k
-def _judged_counts(a, b, k, ranks, n_items, mask, ties, short_lists):
+def _judged_counts(a, b, k, ranks, n_items, mask, ties, short_lists, judged_only):
     """The Ranking, whether one user was given, the judged and filled slots, the denominator."""
     check_choice(short_lists, "short_lists", SHORT_LISTS)
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     den = _slots(r, k, short_lists)  # k, min(k, n), or n without a cutoff
     filled = r.n_ranked if k is None else np.minimum(float(k), r.n_ranked)
     judged_top = r.judged_in_top(np.inf if k is None else k)
@@ -54,6 +54,7 @@ def judged(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     short_lists="k",
 ):
     """Judged@k: the fraction of the top ``k`` that is judged (relevant or judged non-relevant).
@@ -89,7 +90,11 @@ def judged(
     (:meth:`~recmetrics.Ranking.judged_in_top`). ir_measures orders tied
     documents by increasing document id (it sorts by ``(-score, id)``),
     trec_eval by decreasing id (our ``'trec_eval'``): with ties, no tie
-    policy of the package is ir_measures' order.
+    policy of the package is ir_measures' order. ``judged_only=True``
+    (trec_eval's ``-J``, as for every ranking metric) measures the
+    condensed list, where every ranked item is judged: Judged@k is then
+    ``min(k, n) / d`` with ``n`` the number of judged ranked items, and
+    Unjudged@k is 0, a check that the unjudged items were removed.
 
     Parameters
     ----------
@@ -108,6 +113,7 @@ def judged(
         the mean (NaN per user), ``'zero'`` and ``'one'`` count it as 0 or
         1, ``'raise'`` raises ``ValueError``.
     %(per_user)s
+    %(judged_only)s
     short_lists : {'k', 'list'}, default 'k'
         The denominator for a list shorter than ``k``: ``k``, or the list's
         length (ir_measures), as above.
@@ -146,7 +152,7 @@ def judged(
     1.0
     """
     r, single, judged_top, _, den, defined = _judged_counts(
-        a, b, k, ranks, n_items, mask, ties, short_lists
+        a, b, k, ranks, n_items, mask, ties, short_lists, judged_only
     )
     val = _ratio(judged_top, den)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)
@@ -164,6 +170,7 @@ def unjudged(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     short_lists="k",
 ):
     """Unjudged@k: the fraction of the top ``k`` slots that hold an unjudged item.
@@ -189,6 +196,7 @@ def unjudged(
     no_relevant : {'skip', 'zero', 'one', 'raise'}, default 'skip'
         As in :func:`judged`: for a user with no judgment at all.
     %(per_user)s
+    %(judged_only)s
     short_lists : {'k', 'list'}, default 'k'
         The denominator for a list shorter than ``k``: ``k``, or the list's
         length (ir_measures' Judged@k), as in :func:`judged`.
@@ -216,7 +224,7 @@ def unjudged(
     (0.5, 0.2, 0.5)
     """
     r, single, judged_top, filled, den, defined = _judged_counts(
-        a, b, k, ranks, n_items, mask, ties, short_lists
+        a, b, k, ranks, n_items, mask, ties, short_lists, judged_only
     )
     val = _ratio(np.maximum(filled - judged_top, 0.0), den)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user, defined=defined)
@@ -282,6 +290,7 @@ def bpref(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Binary preference (bpref), as trec_eval computes it: judged items only.
 
@@ -348,6 +357,7 @@ def bpref(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -388,7 +398,7 @@ def bpref(
     >>> bpref([[1, 0, 0]], [[0.5, 0.5, 0.1]])   # R = 1, N = 2: (1 + 0) / 2
     0.5
     """
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     R = r.n_relevant
     D = np.minimum(_judged_nonrelevant_total(r), R)[r.user]  # min(N, R)
     cap = R[r.user]

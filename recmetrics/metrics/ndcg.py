@@ -31,6 +31,7 @@ from .._docs import fill_doc
 from .._validation import as_numeric_array, check_choice, check_k, check_positive_number
 from ..inputs.forms import as_ranking
 from ..ranking import Ranking
+from ..ranking._representation import condense
 from ._core import expected_sum, finish, prefix_table
 from ._gain_values import check_gain_values, entry_gains, expected_dcg, ideal_dcg, ideal_runs
 
@@ -159,10 +160,11 @@ def _discount_sum(k, log_base, kind):
     return total
 
 
-def _prep(a, b, ranks, n_items, mask, ties, k, log_base):
+def _prep(a, b, ranks, n_items, mask, ties, k, log_base, judged_only):
     k = check_k(k, allow_none=True)
     _check_log_base(log_base)
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r = condense(r, judged_only)
     r.check_depth(k)
     return r, single, k
 
@@ -241,6 +243,7 @@ def cg(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Cumulative gain at k: the sum of the gains in the top ``k`` (no discount).
 
@@ -260,6 +263,7 @@ def cg(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -281,7 +285,7 @@ def cg(
     >>> cg([3, 2, 3, 0, 1, 2], k=3), cg([3, 2, 3, 0, 1, 2], gain="binary")
     (8.0, 5.0)
     """
-    r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, 2.0)
+    r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, 2.0, judged_only)
     val = _check_finite_sum(expected_sum(r, k, np.ones_like, weights=_gain(r.gain, gain)), r, "CG")
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
@@ -300,6 +304,7 @@ def dcg(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     discount="log",
     gain_values=None,
 ):
@@ -323,6 +328,7 @@ def dcg(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     %(discount)s
     gain_values : mapping of int to float, optional
         trec_eval's gain map (``-m ndcg.1=0.5,2=3``; ``gain_init.c``): the
@@ -361,7 +367,7 @@ def dcg(
     >>> dcg(["a", "b", "c"], {"a": 3, "c": 1})   # 3 / log2(2) + 1 / log2(4)
     3.5
     """
-    r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
+    r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base, judged_only)
     val = _trec_dcg(r, k, gain, log_base, discount, gain_values)
     # with a gain map, defined where NDCG is: a positive ideal
     defined = None
@@ -385,6 +391,7 @@ def idcg(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     discount="log",
 ):
     """Ideal DCG at k: the DCG of the relevant items in decreasing order of gain.
@@ -412,6 +419,7 @@ def idcg(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     %(discount)s
 
     Returns
@@ -438,7 +446,7 @@ def idcg(
     >>> round(idcg([0, 0, 1, 1], k=3, idcg="k"), 4)   # 1 + 1/log2(3) + 1/2
     2.1309
     """
-    r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
+    r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base, judged_only)
     val = _idcg(r, k, gain, log_base, idcg, discount)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
@@ -458,6 +466,7 @@ def ndcg(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     discount="log",
     gain_values=None,
 ):
@@ -487,6 +496,7 @@ def ndcg(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     %(discount)s
     gain_values : mapping of int to float, optional
         trec_eval's gain map (``-m ndcg.1=0.5,2=3``; ``gain_init.c``): the
@@ -530,7 +540,7 @@ def ndcg(
     >>> round(ndcg([0, 0, 1, 1], k=3, idcg="k"), 4)   # RecTools' IDCG over k positions
     0.2346
     """
-    r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base)
+    r, single, k = _prep(a, b, ranks, n_items, mask, ties, k, log_base, judged_only)
     num = _trec_dcg(r, k, gain, log_base, discount, gain_values)
     den = _trec_idcg(r, k, gain, log_base, idcg, discount, gain_values)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -80,6 +80,7 @@ def rbp(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     gain="binary",
 ):
     """Rank-biased precision RBP(p): the expected gain per item read by a persistent user.
@@ -132,6 +133,7 @@ def rbp(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     gain : {'binary', 'linear', 'scaled'}, default 'binary'
         The gain of a relevant item: 1, its grade (ranx), or its grade over
         the user's largest grade when that is above 1 (trec_eval 10.0).
@@ -175,7 +177,7 @@ def rbp(
     """
     p = check_probability(p, "p")
     check_choice(gain, "gain", RBP_GAINS)
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     g = {"binary": np.ones_like, "linear": np.asarray, "scaled": lambda _: _scaled(r)}[gain](r.gain)
     val = r.per_user_sum(g * _weight(r, k, p))
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
@@ -194,6 +196,7 @@ def rbp_residual(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     definition="moffat_zobel",
 ):
     """The residual of RBP(p): the most it could rise if every unjudged position were relevant.
@@ -242,6 +245,7 @@ def rbp_residual(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     definition : {'moffat_zobel', 'trec_eval'}, default 'moffat_zobel'
         Moffat & Zobel's residual (the formula above; a user without
         relevant items follows ``no_relevant``), or trec_eval 10.0's: 0
@@ -286,7 +290,7 @@ def rbp_residual(
     """
     p = check_probability(p, "p")
     check_choice(definition, "definition", RESIDUALS)
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     tail = 0.0 if k is None else np.power(p, float(k))  # p^k, 0 without a cutoff
     if r.judgments == "complete":
         seen = r.n_ranked if k is None else np.minimum(r.n_ranked, float(k))

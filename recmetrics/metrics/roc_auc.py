@@ -25,6 +25,7 @@ from .._docs import fill_doc
 from .._validation import as_numeric_array, check_bool, check_choice, check_same_length
 from ..inputs.forms import as_ranking, input_form
 from ..ranking import Ranking, from_scores
+from ..ranking._representation import condense
 from ._core import finish
 from .topn.counts import _precision_at_own_cutoff
 
@@ -94,6 +95,7 @@ def auc(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Area under the ROC curve, per user, averaged over users or pooled.
 
@@ -130,6 +132,7 @@ def auc(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -183,6 +186,7 @@ def auc(
     0.7222
     """
     check_choice(average, "average", AUC_AVERAGES)
+    check_bool(judged_only, "judged_only")
     if average == "global":
         if input_form(a, b, ranks) != "scores":
             raise ValueError(
@@ -218,6 +222,7 @@ def auc(
         val, defined = _auc_values(r)
         return finish(val, r, True, no_relevant=no_relevant, per_user=False, defined=defined)
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r = condense(r, judged_only)
     r.check_depth(None, "AUC")
     val, defined = _auc_values(r)
     if average in ("weighted", "relevant") and not (single or per_user):
@@ -242,6 +247,7 @@ def rank_loss(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """The fraction of (relevant, non-relevant) pairs ranked the wrong way, ties one half.
 
@@ -262,6 +268,7 @@ def rank_loss(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -295,6 +302,7 @@ def rank_loss(
         ties=ties,
         no_relevant=no_relevant,
         per_user=per_user,
+        judged_only=judged_only,
     )
     return 1.0 - value if isinstance(value, float) else 1.0 - np.asarray(value)
 
@@ -518,6 +526,7 @@ def break_even_point(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Break-even point: where precision equals recall on the P-R curve.
 
@@ -539,6 +548,7 @@ def break_even_point(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -565,6 +575,7 @@ def break_even_point(
     0.6667
     """
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r = condense(r, judged_only)
     r.check_depth(None, "the break-even point")
     # the point where P@k = R@k is k = |R|: R-precision, computed once in topn
     val = _precision_at_own_cutoff(r)

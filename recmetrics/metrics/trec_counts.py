@@ -21,9 +21,9 @@ from .topn._common import _rank
 __all__ = ["num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"]
 
 
-def _ranking(a, b, ranks, n_items, mask, ties):
+def _ranking(a, b, ranks, n_items, mask, ties, judged_only):
     """The Ranking and whether one user was given; the lengths of the lists must be known."""
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     if np.any(~np.isfinite(r.n_ranked)):
         raise ValueError("the counts need the length of each list: pass n_items with ranks")
     return r, single
@@ -44,6 +44,7 @@ def num_ret(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """The number of retrieved items of each user, summed over users (trec_eval's ``num_ret``).
 
@@ -67,6 +68,7 @@ def num_ret(
         Accepted for the common signature: the count is defined for every
         user, with or without relevant items, so it changes nothing.
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -89,7 +91,7 @@ def num_ret(
     >>> num_ret(["a", "b", "c"], {"a"})
     3.0
     """
-    r, single = _ranking(a, b, ranks, n_items, mask, ties)
+    r, single = _ranking(a, b, ranks, n_items, mask, ties, judged_only)
     return finish(
         r.n_ranked,
         r,
@@ -112,6 +114,7 @@ def num_rel(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """The number of relevant items of each user, summed over users (trec_eval's ``num_rel``).
 
@@ -134,6 +137,7 @@ def num_rel(
         Accepted for the common signature: the count is defined for every
         user (0 without relevant items), so it changes nothing.
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -155,7 +159,7 @@ def num_rel(
     >>> num_rel(["a", "b"], {"a", "z"})   # z is relevant, not retrieved
     2.0
     """
-    r, single = _ranking(a, b, ranks, n_items, mask, ties)
+    r, single = _ranking(a, b, ranks, n_items, mask, ties, judged_only)
     return finish(
         r.n_relevant,
         r,
@@ -178,6 +182,7 @@ def num_rel_ret(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """The number of relevant items retrieved, summed over users (trec_eval's ``num_rel_ret``).
 
@@ -197,6 +202,7 @@ def num_rel_ret(
         Accepted for the common signature: the count is defined for every
         user, so it changes nothing.
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -216,7 +222,7 @@ def num_rel_ret(
     >>> num_rel_ret(["a", "b", "c"], {"a", "c", "z"})
     2.0
     """
-    r, single = _ranking(a, b, ranks, n_items, mask, ties)
+    r, single = _ranking(a, b, ranks, n_items, mask, ties, judged_only)
     return finish(
         hits(r, None),
         r,
@@ -239,6 +245,7 @@ def num_nonrel_judged_ret(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """The number of judged non-relevant items retrieved, summed (``num_nonrel_judged_ret``).
 
@@ -263,6 +270,7 @@ def num_nonrel_judged_ret(
         Accepted for the common signature: the count is defined for every
         user, so it changes nothing.
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -286,7 +294,7 @@ def num_nonrel_judged_ret(
     >>> num_nonrel_judged_ret(from_frames(truth, run, relevance="rel"))   # b; x is unjudged
     1.0
     """
-    r, single = _ranking(a, b, ranks, n_items, mask, ties)
+    r, single = _ranking(a, b, ranks, n_items, mask, ties, judged_only)
     if r.judgments == "complete":
         count = r.n_ranked - hits(r, None)
     else:
@@ -315,6 +323,7 @@ def num_q(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """The number of users evaluated (trec_eval's ``num_q``): 1 per user, summed.
 
@@ -340,6 +349,7 @@ def num_q(
         ``'zero'`` and ``'one'`` every user, ``'raise'`` raises
         ``ValueError`` for a user without relevant items.
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -362,7 +372,7 @@ def num_q(
     >>> num_q(y_true, y_score), num_q(y_true, y_score, no_relevant="zero")
     (2.0, 3.0)
     """
-    r, single = _ranking(a, b, ranks, n_items, mask, ties)
+    r, single = _ranking(a, b, ranks, n_items, mask, ties, judged_only)
     defined = _every_user(r) if no_relevant in ("zero", "one") else None
     return finish(
         np.ones(r.n_users),

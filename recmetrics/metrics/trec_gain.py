@@ -83,6 +83,7 @@ def rndcg(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     gain_values=None,
 ):
     """NDCG averaged at the cutoffs where the ideal gain changes (trec_eval's ``Rndcg``).
@@ -115,6 +116,7 @@ def rndcg(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     gain_values : mapping of int to float, optional
         trec_eval's gain map (``-m Rndcg.1=0.5,2=3``): the gain of each
         named grade (an int ``>= 0``); the other grades keep their grade
@@ -141,7 +143,7 @@ def rndcg(
     >>> round(rndcg([3, 2, 3, 0]), 4)   # (NDCG@2 + NDCG@3) / 2
     0.9244
     """
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     n = _list_lengths(r, "Rndcg")
     rel, g0 = _gains(r, gain_values)
     runs = ideal_runs(r, rel, g0)
@@ -187,6 +189,7 @@ def bin_g(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Binary G: relevant items weighed by the non-relevant items above them (trec_eval's ``binG``).
 
@@ -213,6 +216,7 @@ def bin_g(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -231,7 +235,7 @@ def bin_g(
     >>> round(bin_g([1, 0, 1, 0]), 4)   # (1 + 1 / log2(3)) / 2
     0.8155
     """
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     ranked = np.isfinite(r.start)
     above = np.where(ranked, r.start - r.rel_before, 0.0).astype(np.int64)
     tied = np.where(ranked, r.size - r.group_rel, 0.0).astype(np.int64)
@@ -262,6 +266,7 @@ def utility(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     rel_ret=1.0,
     nonrel_ret=-1.0,
     rel_not_ret=0.0,
@@ -296,6 +301,7 @@ def utility(
     no_relevant : {'skip', 'zero', 'one', 'raise'}, default 'skip'
         Not used: the utility is defined for every user.
     %(per_user)s
+    %(judged_only)s
     rel_ret, nonrel_ret, rel_not_ret, nonrel_not_ret : float, default 1, -1, 0, 0
         trec_eval's parameters ``p1, p2, p3, p4``.
     n_docs : int, default 0
@@ -334,7 +340,7 @@ def utility(
         raise TypeError(f"n_docs must be an int (trec_eval's -N), got {type(n_docs).__name__}")
     if n_docs < 0:
         raise ValueError(f"n_docs must be >= 0, got {n_docs}")
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     _list_lengths(r, "utility")
     hit, n, rel = hits(r, None), _cutoff_size(r, None), r.n_relevant
     p1, p2, p3, p4 = weights
@@ -456,6 +462,7 @@ def ndcg_burges(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """NDCG with the exponential gain ``2^rel - 1`` (ranx's ``ndcg_burges``).
 
@@ -478,6 +485,7 @@ def ndcg_burges(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -509,6 +517,7 @@ def ndcg_burges(
         ties=ties,
         no_relevant=no_relevant,
         per_user=per_user,
+        judged_only=judged_only,
     )
 
 
@@ -524,6 +533,7 @@ def dcg_burges(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """DCG with the exponential gain ``2^rel - 1`` (ranx's ``dcg_burges``).
 
@@ -542,6 +552,7 @@ def dcg_burges(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -573,4 +584,5 @@ def dcg_burges(
         ties=ties,
         no_relevant=no_relevant,
         per_user=per_user,
+        judged_only=judged_only,
     )

@@ -116,6 +116,7 @@ def ndcg_rel(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     gain_values=None,
 ):
     """NDCG averaged over the relevant items (trec_eval's ``ndcg_rel``).
@@ -147,6 +148,7 @@ def ndcg_rel(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     gain_values : mapping of int to float, optional
         trec_eval's gain map (``-m ndcg_rel.1=0.5,2=3``): the gain of each
         named grade (an int ``>= 0``); the other grades keep their grade.
@@ -171,7 +173,7 @@ def ndcg_rel(
     >>> round(ndcg_rel([3, 0, 2, 1]), 4)
     0.9235
     """
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     w = _Walk(r, gain_values)
     off, d = w.offsets, _log2_discount(w.pos)
     cum_dcg = _seg_cumsum(w.eg * d, off)
@@ -246,6 +248,7 @@ def trec_g(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     gain_values=None,
 ):
     """Normalised gain G, trec_eval's ``G`` (``m_G.c``, an experimental measure of 2008).
@@ -276,6 +279,7 @@ def trec_g(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     gain_values : mapping of int to float, optional
         trec_eval's gain map (``-m G.1=0.5,2=3``): the gain of each named
         grade (an int ``>= 0``); the other grades keep their grade.
@@ -297,7 +301,7 @@ def trec_g(
     >>> round(trec_g([3, 0, 2, 1]), 4)
     0.8155
     """
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     w = _Walk(r, gain_values)
     off = w.offsets
     users = np.repeat(np.arange(r.n_users), w.n)

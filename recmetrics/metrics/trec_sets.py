@@ -34,9 +34,9 @@ __all__ = [
 ]
 
 
-def _set_counts(a, b, ranks, n_items, mask, ties):
+def _set_counts(a, b, ranks, n_items, mask, ties, judged_only):
     """The Ranking, whether one user was given, the hits of the whole list and its length."""
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     if np.any(~np.isfinite(r.n_ranked)):
         raise ValueError("the set measures need the length of each list: pass n_items with ranks")
     # every retrieved relevant item is a hit, whatever the order of tied items
@@ -54,6 +54,7 @@ def set_precision(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Set precision: the fraction of the retrieved items that are relevant (trec_eval's ``set_P``).
 
@@ -76,6 +77,7 @@ def set_precision(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -97,7 +99,7 @@ def set_precision(
     >>> set_precision(["a", "b", "c"], {"a", "d"})   # 1 of the 3 retrieved
     0.3333333333333333
     """
-    r, single, h, n = _set_counts(a, b, ranks, n_items, mask, ties)
+    r, single, h, n = _set_counts(a, b, ranks, n_items, mask, ties, judged_only)
     return finish(_ratio(h, n), r, single, no_relevant=no_relevant, per_user=per_user)
 
 
@@ -112,6 +114,7 @@ def set_recall(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Set recall: the fraction of the relevant items retrieved (trec_eval's ``set_recall``).
 
@@ -132,6 +135,7 @@ def set_recall(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -150,7 +154,7 @@ def set_recall(
     >>> set_recall(["a", "b", "c"], {"a", "d"})   # 1 of the 2 relevant items
     0.5
     """
-    r, single, h, _ = _set_counts(a, b, ranks, n_items, mask, ties)
+    r, single, h, _ = _set_counts(a, b, ranks, n_items, mask, ties, judged_only)
     val = _ratio(h, r.n_relevant)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
@@ -167,6 +171,7 @@ def set_f(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Set F: the weighted harmonic mean of set precision and set recall (trec_eval's ``set_F``).
 
@@ -195,6 +200,7 @@ def set_f(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -219,7 +225,7 @@ def set_f(
     0.45454545454545453
     """
     beta = check_positive_number(beta, "beta")
-    r, single, h, n = _set_counts(a, b, ranks, n_items, mask, ties)
+    r, single, h, n = _set_counts(a, b, ranks, n_items, mask, ties, judged_only)
     p = _ratio(h, n)
     rec = _ratio(h, r.n_relevant)
     val = _f_beta(p, rec, beta)
@@ -237,6 +243,7 @@ def set_relative_precision(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Relative set precision: hits over the most the list can hold (``set_relative_P``).
 
@@ -259,6 +266,7 @@ def set_relative_precision(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -280,7 +288,7 @@ def set_relative_precision(
     >>> set_relative_precision(["a", "b"], {"a", "c", "d"})   # 1 of min(2, 3)
     0.5
     """
-    r, single, h, n = _set_counts(a, b, ranks, n_items, mask, ties)
+    r, single, h, n = _set_counts(a, b, ranks, n_items, mask, ties, judged_only)
     val = _ratio(h, np.minimum(n, r.n_relevant))
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
@@ -297,6 +305,7 @@ def relative_precision(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Relative precision at k: hits@k over the most the top k can hold (``relative_P_k``).
 
@@ -324,6 +333,7 @@ def relative_precision(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -345,7 +355,7 @@ def relative_precision(
     >>> relative_precision([1, 0, 1, 0, 1], k=4)   # 2 hits of min(4, 3)
     0.6666666666666666
     """
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     den = np.minimum(_cutoff_size(r, k), r.n_relevant)
     val = _ratio(hits(r, k), den)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)

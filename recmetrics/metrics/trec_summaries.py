@@ -36,6 +36,7 @@ def gm_map(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     ap_ties="policy",
     short_lists="k",
 ):
@@ -73,6 +74,7 @@ def gm_map(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     ap_ties : {'policy', 'group_end'}, default 'policy'
         As in :func:`~recmetrics.average_precision`.
     short_lists : {'k', 'list'}, default 'k'
@@ -107,7 +109,7 @@ def gm_map(
     >>> round(gm_map(y_true, y_score, k=2), 6)   # AP@2 of the third user is 0
     0.017100
     """
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     values = average_precision(
         r,
         k=k,
@@ -138,6 +140,7 @@ def gm_bpref(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Binary preference (bpref) summarised by trec_eval's geometric mean (``gm_bpref``).
 
@@ -158,6 +161,7 @@ def gm_bpref(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -185,7 +189,7 @@ def gm_bpref(
     >>> gm_bpref(y_true, y_score, per_user=True).tolist(), round(gm_bpref(y_true, y_score), 6)
     ([1.0, 0.0], 0.003162)
     """
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     values = bpref(r, no_relevant="zero", per_user=True)
     return finish(
         np.asarray(values, dtype=np.float64),
@@ -208,6 +212,7 @@ def set_map(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Set MAP: the unranked AP of the retrieved set (trec_eval's ``set_map``).
 
@@ -229,6 +234,7 @@ def set_map(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -247,7 +253,7 @@ def set_map(
     >>> set_map(["a", "b", "c", "d"], {"a", "c", "z"})   # 2 * 2 / (4 * 3)
     0.3333333333333333
     """
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     if np.any(~np.isfinite(r.n_ranked)):
         raise ValueError("set_map needs the length of each list: pass n_items with ranks")
     h = hits(r, None)
@@ -271,6 +277,7 @@ def rprec_mult(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Precision at a multiple of ``|R|`` (trec_eval's ``Rprec_mult_x``).
 
@@ -298,6 +305,7 @@ def rprec_mult(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -322,7 +330,7 @@ def rprec_mult(
     (0.5, 0.0)
     """
     multiple = check_positive_number(multiple, "multiple")
-    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None)
+    r, single, _ = _rank(a, b, ranks, n_items, mask, ties, None, judged_only=judged_only)
     cut = np.floor(multiple * r.n_relevant + 0.9)  # (long) of a non-negative double
     val = _ratio(hits(r, np.maximum(cut, 1.0)), cut)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
@@ -341,6 +349,7 @@ def _at_multiple(multiple):
         ties=None,
         no_relevant="skip",
         per_user=False,
+        judged_only=False,
     ):
         return rprec_mult(
             a,
@@ -352,6 +361,7 @@ def _at_multiple(multiple):
             ties=ties,
             no_relevant=no_relevant,
             per_user=per_user,
+            judged_only=judged_only,
         )
 
     fn.__name__ = fn.__qualname__ = f"rprec_mult_{multiple:.2f}"

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .._docs import fill_doc
 from .._kernels import tie_groups
+from .._validation import check_bool
 
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "trec_eval")
 
@@ -323,6 +324,87 @@ class Ranking:
                 "larger one)"
             )
 
+    @fill_doc
+    def condensed(self) -> Ranking:
+        """The condensed list: the ranking with every unjudged ranked item removed.
+
+        Sakai's condensed list (Sakai, 2007), trec_eval's ``-J``
+        (``form_res_rels.c``): the unjudged items leave the ranking and the
+        judged ones close up, so that a judged item's new position counts
+        only the judged items ranked before it. Every metric of the
+        returned Ranking evaluates the condensed list.
+
+        * ``judgments='complete'`` (score matrices, ranked lists, ranks,
+          gains): every ranked item is judged, and the ranking is returned
+          as it is.
+        * ``judgments='explicit'`` (long data frames): the relevant and the
+          judged non-relevant entries (rows of ``truth`` with grade >= 0)
+          are judged; every other ranked item is removed, including the
+          pooled entries (a negative grade: in the pool but not judged),
+          which trec_eval's ``-J`` drops too and which stay in the pool,
+          not ranked. A relevant or judged non-relevant item that is not
+          ranked stays not ranked.
+
+        Under every tie policy the entries keep their order, and a tie group
+        shrinks to its judged members, still tied among themselves: an
+        entry that may sit at any of the positions ``start + 1 .. start +
+        size`` may sit at any of ``start' + 1 .. start' + size'``, where
+        ``start'`` is the number of judged entries whose positions all lie
+        above ``start + 1`` and ``size'`` the number of judged entries
+        sharing its positions. The expectation over every order of the
+        tied items (``ties='expected'``) stays exact: dropping the
+        unjudged items of a uniformly random order leaves a uniformly
+        random order of the judged ones. ``n_ranked`` becomes the number
+        of judged ranked items, and the catalogue size (``n_items``) loses
+        the removed items, as if they had not been predicted.
+
+        Returns
+        -------
+        Ranking
+            The condensed ranking (the ranking itself when nothing is
+            unjudged).
+
+        Raises
+        ------
+        ValueError
+            For a ranking with explicit judgments built with a ``depth``:
+            items below the depth may rise into it once the unjudged items
+            above them are removed, and their positions are not known.
+
+        References
+        ----------
+        %(ref_sakai2007)s
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from recmetrics import from_frames
+        >>> truth = pd.DataFrame({"user": 1, "item": ["a", "b", "c"], "rel": [1, 0, 1]})
+        >>> run = pd.DataFrame({"user": 1, "item": list("xaybzc"), "score": [6, 5, 4, 3, 3, 1]})
+        >>> r = from_frames(truth, run, relevance="rel")
+        >>> r.start.tolist(), r.n_ranked.tolist()   # a at 2, c at 6
+        ([1.0, 5.0], [6.0])
+        >>> c = r.condensed()
+        >>> c.start.tolist(), c.nonrel_start.tolist(), c.n_ranked.tolist()   # a, b, c
+        ([0.0, 2.0], [1.0], [3.0])
+        """
+        if self.judgments == "complete":
+            return self
+        if self.depth is not None:
+            raise ValueError(
+                f"this Ranking was built with depth={self.depth}: condensing it needs the "
+                "positions of every judged item (build it without depth)"
+            )
+        return _condense(self)
+
+
+def condense(r: Ranking, judged_only) -> Ranking:
+    """``r.condensed()`` when ``judged_only`` is True, else ``r``: a metric's ``judged_only``.
+
+    ``judged_only`` must be True or False (``TypeError`` naming it).
+    """
+    return r.condensed() if check_bool(judged_only, "judged_only") else r
+
 
 # --------------------------------------------------------------------------
 # builders
@@ -418,3 +500,55 @@ def _user_rank_order(user, rank, n_users):
     row_ptr = np.zeros(n_users + 1, dtype=np.int64)
     np.cumsum(np.bincount(user, minlength=n_users), out=row_ptr[1:])
     return tie_groups(row_ptr, key)[0]
+
+
+def _condense(r: Ranking) -> Ranking:
+    """:meth:`Ranking.condensed` for explicit judgments (vectorised over users)."""
+    n = r.n_users
+    rel_user = r.user
+    nonrel_user = np.repeat(np.arange(n), np.diff(r.nonrel_indptr))
+    # the judged entries that are ranked: where each one's positions end
+    judged_user = np.concatenate([rel_user, nonrel_user])
+    judged_start = np.concatenate([r.start, r.nonrel_start])
+    judged_end = judged_start + np.concatenate([r.size, r.nonrel_size])
+    ranked = np.isfinite(judged_start)
+    judged_user, judged_end = judged_user[ranked], judged_end[ranked]
+    # one line of keys: user u's ends (>= 1) lie in (offset[u], offset[u] + last[u]]
+    last = np.zeros(n)
+    np.maximum.at(last, judged_user, judged_end)
+    offset = np.concatenate([[0.0], np.cumsum(last + 1.0)[:-1]])
+    keys = np.sort(offset[judged_user] + judged_end)
+
+    def ending_by(user, position):
+        """Judged entries of ``user`` whose positions all lie at or above ``position``."""
+        base = offset[user]
+        return np.searchsorted(keys, base + position, "right") - np.searchsorted(
+            keys, base, "right"
+        )
+
+    def place(user, start, size):
+        fin = np.isfinite(start)
+        new_start, new_size = start.copy(), size.copy()
+        u, s0 = user[fin], start[fin]
+        above = ending_by(u, s0)
+        new_start[fin] = above
+        new_size[fin] = ending_by(u, s0 + size[fin]) - above
+        return new_start, new_size
+
+    start, size = place(rel_user, r.start, r.size)
+    nonrel_start, nonrel_size = place(nonrel_user, r.nonrel_start, r.nonrel_size)
+    n_judged = np.bincount(judged_user, minlength=n).astype(np.float64)
+    n_items = r.n_items
+    if n_items is not None:  # the removed items leave the catalogue
+        n_items = n_items - (r.n_ranked - n_judged)
+    return replace(
+        r,
+        start=start,
+        size=size,
+        n_ranked=n_judged,
+        n_items=n_items,
+        nonrel_start=nonrel_start,
+        nonrel_size=nonrel_size,
+        pooled_start=np.full(r.pooled_start.shape, np.inf),
+        pooled_size=np.ones(r.pooled_size.shape),
+    )

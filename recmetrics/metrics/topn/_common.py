@@ -6,6 +6,7 @@ import numpy as np
 
 from ..._validation import check_choice, check_k
 from ...inputs.forms import as_ranking
+from ...ranking._representation import condense
 
 AP_DENOMINATORS = ("relevant", "min", "k", "hits")
 RECALL_DENOMINATORS = ("relevant", "min")
@@ -15,9 +16,11 @@ AP_TIES = ("policy", "group_end")
 SHORT_LISTS = ("k", "list")
 
 
-def _rank(a, b, ranks, n_items, mask, ties, k, *, k_required=False):
+def _rank(a, b, ranks, n_items, mask, ties, k, *, k_required=False, judged_only=False):
+    """The checked cutoff and the Ranking of the input (condensed under ``judged_only``)."""
     k = check_k(k, allow_none=not k_required)
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r = condense(r, judged_only)
     r.check_depth(k)
     return r, single, k
 

@@ -9,6 +9,7 @@ from scipy.special import gammaln
 from ..._docs import fill_doc
 from ..._validation import check_choice, check_positive_number
 from ...inputs.forms import as_ranking
+from ...ranking._representation import condense
 from .._core import finish, hits, window
 from ._common import RECALL_DENOMINATORS, _cutoff_size, _f_beta, _rank, _ratio, _slots
 
@@ -25,6 +26,7 @@ def precision(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     short_lists="k",
 ):
     """Precision at k: the fraction of the top ``k`` that is relevant.
@@ -50,6 +52,7 @@ def precision(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     short_lists : {'k', 'list'}, default 'k'
         How a list shorter than ``k`` is scored: ``'k'``, its ``k`` slots,
         the empty ones counted as misses (trec_eval, RecTools, ranx);
@@ -101,7 +104,7 @@ def precision(
     >>> precision(["a", "b"], {"a"}, k=5), precision(["a", "b"], {"a"}, k=5, short_lists="list")
     (0.2, 0.5)
     """
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     val = _ratio(hits(r, k), _slots(r, k, short_lists))
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
@@ -118,6 +121,7 @@ def recall(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     recall_denominator="relevant",
 ):
     """Recall at k: the fraction of the relevant items found in the top ``k``.
@@ -137,6 +141,7 @@ def recall(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     recall_denominator : {'relevant', 'min'}, default 'relevant'
         ``'relevant'`` divides by ``|R|`` (trec_eval, ranx, scikit-learn's
         users, most libraries); ``'min'`` divides by ``min(|R|, k)``, so that
@@ -171,7 +176,7 @@ def recall(
     1.0
     """
     check_choice(recall_denominator, "recall_denominator", RECALL_DENOMINATORS)
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     den = (
         r.n_relevant
         if recall_denominator == "relevant" or k is None
@@ -195,6 +200,7 @@ def f_score(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """F-beta at k, the weighted harmonic mean of precision and recall.
 
@@ -219,6 +225,7 @@ def f_score(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -243,7 +250,7 @@ def f_score(
     0.3571
     """
     beta = check_positive_number(beta, "beta")
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     h = hits(r, k)
     p = _ratio(h, _cutoff_size(r, k))
     rec = _ratio(h, r.n_relevant)
@@ -263,6 +270,7 @@ def f1(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """F1 at k: :func:`f_score` with ``beta=1``, the harmonic mean of precision and recall.
 
@@ -280,6 +288,7 @@ def f1(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -312,6 +321,7 @@ def f1(
         ties=ties,
         no_relevant=no_relevant,
         per_user=per_user,
+        judged_only=judged_only,
     )
 
 
@@ -327,6 +337,7 @@ def hit_ratio(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Hit ratio at k: 1 if at least one relevant item is in the top ``k``.
 
@@ -349,6 +360,7 @@ def hit_ratio(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -373,7 +385,7 @@ def hit_ratio(
     >>> hit_ratio(ranks=[1, 7, 30], k=10)   # leave-one-out: 2 of 3 users hit
     0.6666666666666666
     """
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     lo, hi = window(r, k)
     m, t, c = (hi - lo).astype(float), r.size, r.group_rel
     # probability that at least one of the group's c relevant items lands in
@@ -397,6 +409,7 @@ def r_precision(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """R-precision: precision at rank ``|R|``, the number of relevant items of the user.
 
@@ -424,6 +437,7 @@ def r_precision(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -463,6 +477,7 @@ def r_precision(
     [0.5, 1.0]
     """
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
+    r = condense(r, judged_only)
     r.check_depth(None, "R-precision")
     return finish(
         _precision_at_own_cutoff(r), r, single, no_relevant=no_relevant, per_user=per_user

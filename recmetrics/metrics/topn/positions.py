@@ -23,6 +23,7 @@ def arhr(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Average reciprocal hit rank at k (the sources' ARHR@N).
 
@@ -43,6 +44,7 @@ def arhr(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -64,7 +66,7 @@ def arhr(
     >>> arhr(ranks=[[1, 3], [2]], per_user=True).round(4).tolist()
     [1.3333, 0.5]
     """
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     val = expected_sum(r, k, lambda i: 1.0 / i)
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
@@ -81,6 +83,7 @@ def reciprocal_rank(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
 ):
     """Reciprocal rank: ``1 / pos`` of the first relevant item (0 if none in the top ``k``).
 
@@ -107,6 +110,7 @@ def reciprocal_rank(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
 
     Returns
     -------
@@ -141,7 +145,7 @@ def reciprocal_rank(
     >>> round(reciprocal_rank([0, 1, 1, 0], [0.5, 0.5, 0.5, 0.1]), 4)   # 2/3 + 1/3 * 1/2
     0.8333
     """
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     val = np.zeros(r.n_users)
     has = np.diff(r.indptr) > 0
     users = np.flatnonzero(has)
@@ -231,6 +235,7 @@ def average_precision(
     ties=None,
     no_relevant="skip",
     per_user=False,
+    judged_only=False,
     ap_ties="policy",
     short_lists="k",
 ):
@@ -286,6 +291,7 @@ def average_precision(
     %(ties)s
     %(no_relevant)s
     %(per_user)s
+    %(judged_only)s
     ap_ties : {'policy', 'group_end'}, default 'policy'
         ``'policy'``: the precision at each relevant item follows ``ties``.
         ``'group_end'``: scikit-learn's rule for tied groups, as above (only
@@ -350,7 +356,7 @@ def average_precision(
     check_choice(ap_denominator, "ap_denominator", AP_DENOMINATORS)
     check_choice(ap_ties, "ap_ties", AP_TIES)
     check_choice(short_lists, "short_lists", SHORT_LISTS)
-    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k)
+    r, single, k = _rank(a, b, ranks, n_items, mask, ties, k, judged_only=judged_only)
     if ap_ties == "group_end":
         if k is not None:
             raise ValueError(
