@@ -119,9 +119,9 @@ def _warn_if_name_clash():
 
 _warn_if_name_clash()
 
-# Imported on first use: recmetrics.stats and recmetrics.offpolicy need scipy.stats
-# (about 0.6 s to import), which evaluating metrics does not.
-_LAZY_MODULES = ("stats", "offpolicy")
+# Imported on first use: recmetrics.stats, recmetrics.offpolicy and recmetrics.online
+# need scipy.stats (about 0.6 s to import), which evaluating metrics does not.
+_LAZY_MODULES = ("stats", "offpolicy", "online")
 
 
 def __getattr__(name):
@@ -223,8 +223,9 @@ __all__ = [
     "models",
     # statistics
     "stats",
-    # off-policy evaluation, and the data sets
+    # off-policy and online evaluation, and the data sets
     "offpolicy",
+    "online",
     "datasets",
     # issue 26: trec_eval's geometric means, counts, set_map, Rprec_mult and infAP
     "gm_map",

@@ -1,0 +1,196 @@
+"""recmetrics.online: click models against their exact probabilities, interleaving."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from recmetrics import online as on
+
+ALPHA = np.array([0.9, 0.2, 0.6, 0.4, 0.05])
+GAMMA = np.array([1.0, 0.7, 0.5, 0.35, 0.2])
+LAMBDA = np.array([0.6, 0.5, 0.4, 0.3, 0.2])
+MODELS = {
+    "pbm": {"examination": GAMMA},
+    "cascade": {},
+    "dcm": {"continuation": LAMBDA},
+}
+
+
+def _brute_force(model, alpha, params):
+    """Exact click probabilities by enumerating every outcome of the coins."""
+    k = alpha.size
+    out = np.zeros(k)
+    # coins: attractive[r], examined[r] (pbm) or go_on[r] (dcm)
+    for attract in itertools.product([0, 1], repeat=k):
+        p_attract = np.prod([alpha[r] if attract[r] else 1 - alpha[r] for r in range(k)])
+        if model == "pbm":
+            out += p_attract * np.array(attract) * params["examination"]
+            continue
+        lam = params.get("continuation", np.zeros(k))
+        for go in itertools.product([0, 1], repeat=k):
+            p_go = np.prod([lam[r] if go[r] else 1 - lam[r] for r in range(k)])
+            reading = True
+            for r in range(k):
+                if reading and attract[r]:
+                    out[r] += p_attract * p_go
+                    reading = bool(go[r])
+    return out
+
+
+@pytest.mark.parametrize("model", list(MODELS))
+def test_click_probabilities_exact_and_simulated(model):
+    exact = on.click_probabilities(ALPHA, model=model, **MODELS[model])
+    np.testing.assert_allclose(exact, _brute_force(model, ALPHA, MODELS[model]), atol=1e-12)
+    n = 200_000
+    clicks = on.simulate_clicks(np.tile(ALPHA, (n, 1)), model=model, **MODELS[model], seed=3)
+    assert clicks.shape == (n, 5) and clicks.dtype == bool
+    freq = clicks.mean(axis=0)
+    se = np.sqrt(exact * (1 - exact) / n)
+    assert np.all(np.abs(freq - exact) < 4 * se + 1e-12)
+    if model == "cascade":
+        assert clicks.sum(axis=1).max() == 1
+
+
+def test_click_model_special_cases():
+    alpha = np.array([[0.3, 0.5, 0.7]])
+    ones = np.ones(3)
+    np.testing.assert_allclose(on.click_probabilities(alpha, model="pbm", examination=ones),
+                               alpha)  # fmt: skip
+    np.testing.assert_allclose(on.click_probabilities(alpha, model="dcm", continuation=ones),
+                               alpha)  # fmt: skip
+    np.testing.assert_allclose(
+        on.click_probabilities(alpha, model="dcm", continuation=np.zeros(3)),
+        on.click_probabilities(alpha, model="cascade"),
+    )
+    a = on.simulate_clicks(np.full((50, 3), 0.5), model="cascade", seed=1)
+    b = on.simulate_clicks(np.full((50, 3), 0.5), model="cascade", seed=1)
+    assert (a == b).all()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"model": "ubm"}, ValueError, "model"),
+        ({"model": "pbm"}, TypeError, "examination"),
+        ({"model": "dcm"}, TypeError, "continuation"),
+        ({"model": "cascade", "examination": GAMMA}, TypeError, "examination"),
+        ({"model": "pbm", "examination": GAMMA[:3]}, ValueError, "one probability per rank"),
+        ({"model": "dcm", "continuation": LAMBDA + 1}, ValueError, r"\[0, 1\]"),
+    ],
+)
+def test_click_models_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        on.simulate_clicks(ALPHA, **kwargs)
+    with pytest.raises(ValueError, match="attractiveness"):
+        on.click_probabilities(ALPHA * 2, model="cascade")
+
+
+# --------------------------------------------------------------------------
+# interleaving
+
+
+def _mean_outcome(a, b, method, k, n=6000, p=0.3, seed=0):
+    rng = np.random.default_rng(seed)
+    out = np.empty(n)
+    for s in range(n):
+        il = on.interleave(a, b, method=method, k=k, seed=s)
+        out[s] = il.outcome(rng.random(len(il.items)) < p)
+    return out.mean(), out.std(ddof=1) / np.sqrt(n)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [([1, 2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 1]), ([1, 2, 3, 4, 5, 6], [7, 1, 2, 3, 4, 5])],
+)
+def test_random_clicks_tie_on_average_except_balanced(a, b):
+    for method in ("team_draft", "probabilistic"):
+        mean, se = _mean_outcome(a, b, method, k=4)
+        assert abs(mean) < 4 * se, (method, mean, se)
+    # balanced interleaving's known bias (Radlinski et al. 2008): random clicks prefer one
+    mean, se = _mean_outcome(a, b, "balanced", k=4)
+    assert abs(mean) > 10 * se
+
+
+def test_team_draft_builds_teams_of_equal_size():
+    a, b = list(range(20)), list(range(19, -1, -1))
+    for s in range(50):
+        il = on.interleave(a, b, method="team_draft", k=10, seed=s)
+        assert len(set(il.items)) == 10 and set(il.items) <= set(a)
+        assert (il.team == 1).sum() == (il.team == -1).sum() == 5
+        # each team's picks follow its own ranking's order
+        for team, ranking in ((1, a), (-1, b)):
+            picked = [x for x, t in zip(il.items, il.team, strict=True) if t == team]
+            assert picked == sorted(picked, key=ranking.index)
+
+
+def test_balanced_interleaving_is_joachims_merge():
+    a, b = ["x", "y", "z", "w"], ["y", "v", "x", "u"]
+    shown = {tuple(on.interleave(a, b, method="balanced", k=4, seed=s).items) for s in range(40)}
+    assert shown == {("x", "y", "v", "z"), ("y", "x", "v", "z")}
+    il = on.interleave(a, b, method="balanced", k=4, seed=0)
+    # a click on v (b's 2nd): k' = 2, a's top 2 {x, y} and b's {y, v}: b wins 1 to 0
+    clicks = np.array([item == "v" for item in il.items])
+    assert il.credit(clicks) == (0.0, 1.0) and il.outcome(clicks) == -1
+
+
+def test_a_better_ranking_wins_under_a_click_model():
+    # attractiveness of items 0..19 decreasing: a ranks them in order, b reversed
+    att = np.linspace(0.8, 0.02, 20)
+    a, b = list(range(20)), list(range(19, -1, -1))
+    rng = np.random.default_rng(5)
+    for method in ("team_draft", "balanced", "probabilistic"):
+        outcomes = []
+        for s in range(300):
+            il = on.interleave(a, b, method=method, k=10, seed=s)
+            clicks = on.simulate_clicks(att[il.items], model="cascade", seed=rng)
+            outcomes.append(il.outcome(clicks))
+        res = on.interleaving_test(outcomes, test="t" if method == "probabilistic" else "sign")
+        assert res.preference > (0 if res.test == "t" else 0.5) and res.pvalue < 1e-6
+
+
+def test_probabilistic_identical_rankings_always_tie():
+    a = list(range(8))
+    for s in range(20):
+        il = on.interleave(a, a, method="probabilistic", k=5, seed=s)
+        assert il.outcome(np.ones(5, dtype=bool)) == 0.0
+        np.testing.assert_allclose(il._posterior_a, 0.5)
+
+
+def test_interleaving_test_is_scipys():
+    outcomes = [1] * 70 + [-1] * 45 + [0] * 300
+    r = on.interleaving_test(outcomes)
+    ref = stats.binomtest(70, 115, 0.5)
+    assert (r.wins_a, r.wins_b, r.ties) == (70, 45, 300)
+    assert r.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    ci = ref.proportion_ci(method="exact")
+    assert (r.low, r.high) == pytest.approx((ci.low, ci.high), rel=1e-12)
+    real = np.array([0.3, -0.1, 0.5, 0.0, 0.2, 0.4])
+    t = on.interleaving_test(real, test="t")
+    assert t.pvalue == pytest.approx(stats.ttest_1samp(real, 0.0).pvalue, rel=1e-12)
+    assert t.preference == pytest.approx(real.mean())
+
+
+def test_interleaving_bad_input():
+    with pytest.raises(ValueError, match="method"):
+        on.interleave([1, 2], [2, 1], method="optimized")
+    with pytest.raises(ValueError, match="a holds an item twice"):
+        on.interleave([1, 1], [2, 1])
+    with pytest.raises(TypeError, match="b must be a sequence"):
+        on.interleave([1, 2], {1, 2})
+    with pytest.raises(TypeError, match="k"):
+        on.interleave([1, 2], [2, 1], k=2.0)
+    il = on.interleave([1, 2, 3], [3, 2, 1], k=3)
+    with pytest.raises(ValueError, match="clicks must be 3 booleans"):
+        il.outcome([1, 0, 0])
+    with pytest.raises(ValueError, match="clicks must be 3 booleans"):
+        il.outcome([True, False])
+    with pytest.raises(ValueError, match="test='t'"):
+        on.interleaving_test([0.5, -0.2])
+    with pytest.raises(ValueError, match=r"\[-1, 1\]"):
+        on.interleaving_test([2, 0])
+    with pytest.raises(ValueError, match="nothing to test"):
+        on.interleaving_test([0, 0, 0])
