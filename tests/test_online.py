@@ -194,3 +194,123 @@ def test_interleaving_bad_input():
         on.interleaving_test([2, 0])
     with pytest.raises(ValueError, match="nothing to test"):
         on.interleaving_test([0, 0, 0])
+
+
+# --------------------------------------------------------------------------
+# A/B tests
+
+
+def test_sample_size_is_statsmodels_and_inverts():
+    from statsmodels.stats.power import NormalIndPower, TTestIndPower
+    from statsmodels.stats.proportion import proportion_effectsize
+
+    for p0, p1 in ((0.10, 0.11), (0.02, 0.021), (0.5, 0.45)):
+        n = on.sample_size(p0, p1)
+        want = NormalIndPower().solve_power(proportion_effectsize(p1, p0), alpha=0.05, power=0.8)
+        assert n == int(np.ceil(want))
+        # the usual closed form per arm, 2 (z_a/2 + z_b)^2 / h^2, two-sided
+        h = proportion_effectsize(p1, p0)
+        approx = 2 * (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) ** 2 / h**2
+        assert abs(n - approx) <= 1
+        p_star = on.detectable_lift(p0, n) if p1 > p0 else None
+        if p_star is not None:
+            # (the solver is exact to about 1e-8: a user more when rounding up)
+            assert p0 < p_star <= p1 + 1e-9 and on.sample_size(p0, p_star) <= n + 1
+    assert on.sample_size(0.1, 0.11, ratio=2) < on.sample_size(0.1, 0.11)
+    m = on.sample_size_mean(0.02, 0.3)
+    assert m == int(np.ceil(TTestIndPower().solve_power(0.02 / 0.3, alpha=0.05, power=0.8)))
+
+
+def test_compare_arms_is_welch():
+    rng = np.random.default_rng(0)
+    c, t = rng.normal(1.0, 1.0, 300), rng.normal(1.2, 2.0, 200)
+    r = on.compare_arms(c, t)
+    ref = stats.ttest_ind(t, c, equal_var=False)
+    assert r.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    ci = ref.confidence_interval()
+    assert (r.low, r.high) == pytest.approx((ci.low, ci.high), rel=1e-12)
+    assert r.difference == pytest.approx(t.mean() - c.mean())
+
+
+def test_cuped_reduces_variance_by_rho_squared_and_stays_unbiased():
+    rng = np.random.default_rng(1)
+    effects, plain_var, cuped_var = [], [], []
+    for _ in range(300):
+        x = rng.gamma(2.0, 1.0, 2000)  # pre-period activity
+        y = 0.8 * x + rng.normal(0, 1.0, 2000)
+        arm = rng.random(2000) < 0.5
+        y = y + 0.1 * arm  # the true effect
+        adjusted, _ = on.cuped(y, x)
+        plain = y[arm].mean() - y[~arm].mean()
+        cup = adjusted[arm].mean() - adjusted[~arm].mean()
+        effects.append(cup)
+        plain_var.append(plain)
+        cuped_var.append(cup)
+    rho2 = np.corrcoef(y, x)[0, 1] ** 2
+    ratio = np.var(cuped_var) / np.var(plain_var)
+    assert abs(ratio - (1 - rho2)) < 0.12
+    assert abs(np.mean(effects) - 0.1) < 4 * np.std(effects) / np.sqrt(len(effects))
+
+
+def test_ratio_metric_delta_method_matches_the_bootstrap():
+    rng = np.random.default_rng(2)
+    impressions = rng.poisson(20, 3000) + 1
+    rate = rng.beta(2, 30, 3000)  # users differ: clicks are correlated within a user
+    clicks = rng.binomial(impressions, rate)
+    r, se = on.ratio_metric(clicks, impressions)
+    assert r == pytest.approx(clicks.sum() / impressions.sum())
+    boots = []
+    for _ in range(400):
+        i = rng.integers(0, 3000, 3000)
+        boots.append(clicks[i].sum() / impressions[i].sum())
+    assert se == pytest.approx(np.std(boots, ddof=1), rel=0.12)
+    # impressions as independent units understate the standard error
+    naive = np.sqrt(r * (1 - r) / impressions.sum())
+    assert naive < 0.8 * se
+
+
+def test_srm_test():
+    assert on.srm_test([50_000, 50_600]) == pytest.approx(
+        stats.chisquare([50_000, 50_600]).pvalue, rel=1e-12
+    )
+    assert on.srm_test([49_000, 51_000]) < 1e-8
+    assert on.srm_test([20_000, 80_300], [0.2, 0.8]) > 0.1
+
+
+def test_msprt_keeps_alpha_under_continuous_peeking():
+    rng = np.random.default_rng(4)
+    sims, steps, alpha = 1000, 500, 0.05
+    mixture_fp, naive_fp = 0, 0
+    z = stats.norm.ppf(1 - alpha / 2)
+    for _ in range(sims):
+        d = rng.normal(0.0, 1.0, steps)
+        mixture_fp += on.msprt(d, sigma2=1.0, tau2=0.1, alpha=alpha).rejected_at is not None
+        n = np.arange(1, steps + 1)
+        naive_fp += bool(np.any(np.abs(np.cumsum(d) / np.sqrt(n)) > z))  # peek every time
+    assert mixture_fp / sims <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / sims)
+    assert naive_fp / sims > 0.2
+    # and it has power against a real effect
+    hits = sum(
+        on.msprt(rng.normal(0.2, 1.0, steps), sigma2=1.0, tau2=0.1).rejected_at is not None
+        for _ in range(100)
+    )
+    assert hits > 80
+
+
+def test_ab_bad_input():
+    with pytest.raises(ValueError, match="p1"):
+        on.sample_size(0.1, 1.2)
+    with pytest.raises(ValueError, match="equal"):
+        on.sample_size(0.1, 0.1)
+    with pytest.raises(ValueError, match="alternative"):
+        on.sample_size(0.1, 0.2, alternative="greater")
+    with pytest.raises(ValueError, match="constant"):
+        on.cuped([1.0, 2.0, 3.0], [1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="one value per user"):
+        on.cuped([1.0, 2.0, 3.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="denominator"):
+        on.ratio_metric([1, 2], [0, 0])
+    with pytest.raises(ValueError, match="sigma2"):
+        on.msprt([0.1, 0.2], sigma2=0.0, tau2=1.0)
+    with pytest.raises(ValueError, match="at least 2 users"):
+        on.compare_arms([1.0], [1.0, 2.0])

@@ -1,5 +1,8 @@
-"""Online evaluation: simulated users (click models) and interleaving.
+"""Online evaluation: A/B tests, simulated users (click models) and interleaving.
 
+* :mod:`.ab`: :func:`sample_size`, :func:`detectable_lift`,
+  :func:`sample_size_mean`, :func:`compare_arms`, :func:`cuped`,
+  :func:`ratio_metric`, :func:`srm_test` and :func:`msprt`;
 * :mod:`.click_models`: :func:`simulate_clicks` and
   :func:`click_probabilities` under the position-based, cascade and
   dependent-click models;
@@ -8,6 +11,18 @@
   :func:`interleaving_test` over many impressions.
 """
 
+from .ab import (
+    ArmComparison,
+    SequentialResult,
+    compare_arms,
+    cuped,
+    detectable_lift,
+    msprt,
+    ratio_metric,
+    sample_size,
+    sample_size_mean,
+    srm_test,
+)
 from .click_models import CLICK_MODELS, click_probabilities, simulate_clicks
 from .interleaving import (
     INTERLEAVING_METHODS,
@@ -18,6 +33,16 @@ from .interleaving import (
 )
 
 __all__ = [
+    "sample_size",
+    "detectable_lift",
+    "sample_size_mean",
+    "ArmComparison",
+    "compare_arms",
+    "cuped",
+    "ratio_metric",
+    "srm_test",
+    "SequentialResult",
+    "msprt",
     "CLICK_MODELS",
     "simulate_clicks",
     "click_probabilities",
