@@ -157,6 +157,23 @@ class Rankings:
         )
 
 
+def _beyond_float32(arr):
+    """Whether a finite value of ``arr`` lies beyond the float32 range (no full-size temporary).
+
+    Integers never do (int64 stops at about 9.2e18). For floats the extremes
+    are read first; only when they are not finite (an infinity or NaN among
+    the scores) are the finite values picked out, which copies them.
+    """
+    if arr.dtype.kind != "f":
+        return False
+    limit = np.finfo(np.float32).max
+    hi, lo = arr.max(), arr.min()
+    if np.isfinite(hi) and np.isfinite(lo):
+        return bool(max(hi, -lo) > limit)
+    finite = arr[np.isfinite(arr)]
+    return bool(finite.size and np.abs(finite).max() > limit)
+
+
 def cast_scores(y_score, dtype, convention):
     """Scores cast to ``dtype``, with a clear error where the cast overflows."""
     try:
@@ -166,12 +183,9 @@ def cast_scores(y_score, dtype, convention):
     if arr.dtype.kind not in "iuf":
         return y_score  # the ranking builder reports what is wrong with it
     if dtype == "float32" and arr.size:
-        with np.errstate(invalid="ignore"):
-            big = (
-                np.abs(arr[np.isfinite(arr)] if arr.dtype.kind == "f" else arr).max()
-                > np.finfo(np.float32).max
-            )
-        if big:
+        if arr.dtype == np.float32:
+            return arr  # nothing to check, nothing to copy
+        if _beyond_float32(arr):
             who = (
                 f" (convention={convention!r} compares scores in single precision)"
                 if convention

@@ -285,7 +285,10 @@ def evaluate(
     (no sorting; see :func:`~recmetrics.ranking.from_scores`); memory beyond
     the inputs grows with the number of relevant and excluded entries (and,
     for a dense relevance matrix or mask, one byte per 64 of its cells, one
-    block of users at a time), never with a copy of the scores.
+    block of users at a time). C-ordered float32 and float64 scores are not
+    copied; scores of another type or memory order are, one block of users
+    at a time (as float64, or into C order), and so are float64 scores that
+    ``score_dtype='float32'`` casts to single precision.
     One ranking is built per distinct tie policy and score option among the
     requested metrics (a preset may set them per metric). When every metric
     on a ranking has a cutoff, the ranking is built only as deep as the

@@ -178,8 +178,9 @@ def from_scores(
     y_true : array-like or scipy.sparse of shape (n_users, n_items)
         Gains (relevance grades, >= 0; 0 = not relevant).
     y_score : array-like of shape (n_users, n_items)
-        Scores; higher ranks first. Finite values only. float32 and float64
-        arrays are used as they are, without a copy.
+        Scores; higher ranks first. Finite values only. C-ordered float32
+        and float64 arrays are used as they are, without a copy; other
+        arrays are copied (as float64, or into C order).
     mask : array-like or scipy.sparse of bool, shape (n_users, n_items), optional
         Items to exclude from the ranking (for example the training
         interactions). Excluded items are neither ranked nor relevant.
@@ -295,12 +296,18 @@ def from_scores(
         raise ValueError(f"y_true must be non-negative (gains), found {rg[rg < 0][0]!r}")
     ru = np.repeat(np.arange(n_users), np.diff(t_ptr))
     if mask is not None:
+        numeric = False
         if not sp.issparse(mask):
             M = np.asarray(mask)
-            if M.dtype != bool and (M.dtype.kind not in "iuf" or not np.isin(M, (0, 1)).all()):
+            if M.dtype != bool and M.dtype.kind not in "iuf":
                 raise TypeError("mask must be boolean (True = exclude the item)")
+            numeric = M.dtype != bool
             mask = M
-        m_ptr, m_idx, _ = _csr_of(mask, "mask", shape)
+        m_ptr, m_idx, m_val = _csr_of(mask, "mask", shape)
+        # a mask of numbers must hold only 0 and 1: its nonzero cells must be 1
+        # (checked on the nonzero cells alone, with no temporary of the matrix's size)
+        if numeric and np.any(m_val != 1):
+            raise TypeError("mask must be boolean (True = exclude the item)")
         n_items = (n_cols - np.diff(m_ptr)).astype(np.float64)
         m_users = np.repeat(np.arange(n_users), np.diff(m_ptr))
         # both key lists are sorted (row-major CSR order): a binary search suffices
