@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .._keywords import CONVENTION_KEYWORDS
-from .._validation import check_bool
+from .._validation import check_bool, truth_relevance
 from ..metrics import _registry
 from ._trec_options import check_trec_options
 
@@ -102,9 +102,17 @@ def read_call(args: dict) -> Call:
         n_items=args["n_items"],
         mask=args["mask"],
         chunk_users=args["chunk_users"],
-        frame={key: args[key] for key in FRAME_COLUMNS},
+        frame=_frame_columns(args),
         item_data={key: args[key] for key in ITEM_DATA},
     )
+
+
+def _frame_columns(args):
+    """The column keywords, with a truth frame's ``relevance`` column read by default."""
+    frame = {key: args[key] for key in FRAME_COLUMNS}
+    if isinstance(args["y_true"], pd.DataFrame):
+        frame["relevance"] = truth_relevance(args["y_true"], frame["relevance"])
+    return frame
 
 
 def check_score_dtype(score_dtype):

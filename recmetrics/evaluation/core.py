@@ -147,7 +147,9 @@ def evaluate(
         Long data frames only (``y_true`` = ``truth``, ``y_score`` =
         ``predictions``): the column names (default ``'user'``, ``'item'``,
         and ``'score'`` unless ``rank`` names a column of ranks; graded
-        relevance from ``relevance``: > 0 relevant, 0 judged non-relevant,
+        relevance from ``relevance``, by default the column ``'relevance'``
+        when ``truth`` has one (as read by :func:`~recmetrics.io.read_trec_qrels`),
+        else every row relevant: > 0 relevant, 0 judged non-relevant,
         negative *in the pool but not judged* as in trec_eval's qrels, an
         unjudged item for every metric but ``infap``, which counts it among
         the pooled items) and which users are evaluated
