@@ -34,6 +34,9 @@ CONVENTION_KEYWORDS = {
     # definition=): named apart from ndcg's gain, whose default differs
     "rbp_gain": "binary",
     "rbp_residual_definition": "moffat_zobel",
+    # how pauc's ROC curve crosses a tie group that max_fpr cuts
+    # (recmetrics.partial_auc): the exact expectation, or scikit-learn's line
+    "interpolation": "expected",
 }
 
 # what the keywords left at None mean

@@ -45,6 +45,7 @@ CHOICES = {
     "short_lists": SHORT_LISTS,
     "rbp_gain": RBP_GAINS,
     "rbp_residual_definition": RESIDUALS,
+    "interpolation": ("expected",),  # 'linear' (sklearn's line) is no expectation
 }
 CUTOFFS = (None, 1, 2, 3, 5)
 TOL = 1e-12

@@ -17,6 +17,7 @@ import pandas as pd
 from .._keywords import CONVENTION_KEYWORDS
 from .._validation import check_bool, check_choice, truth_relevance
 from ..metrics import _registry
+from ..metrics.curves import PAUC_INTERPOLATIONS
 from ..metrics.rbp import RBP_GAINS, RESIDUALS
 from ._trec_options import check_trec_options
 
@@ -80,7 +81,8 @@ def read_call(args: dict) -> Call:
     if keywords["score_dtype"] is not None:
         keywords["score_dtype"] = check_score_dtype(keywords["score_dtype"])
     check_trec_options(keywords)
-    for key, choices in (("rbp_gain", RBP_GAINS), ("rbp_residual_definition", RESIDUALS)):
+    named = (("rbp_gain", RBP_GAINS), ("rbp_residual_definition", RESIDUALS))
+    for key, choices in named + (("interpolation", PAUC_INTERPOLATIONS),):
         if keywords[key] is not None:  # named as passed (the functions say gain=, definition=)
             check_choice(keywords[key], key, choices)
     parsed, metric_keywords = [], {}

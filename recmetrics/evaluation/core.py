@@ -72,6 +72,7 @@ def evaluate(
     judged_only=None,
     rbp_gain=None,
     rbp_residual_definition=None,
+    interpolation=None,
 ):
     """Evaluate several metrics on one ranking computed once.
 
@@ -257,6 +258,13 @@ def evaluate(
         The residual of ``rbp_residual``
         (:func:`~recmetrics.rbp_residual`'s ``definition``); ``None`` means
         ``'moffat_zobel'``.
+    interpolation : {'expected', 'linear'}, optional
+        How ``pauc`` (:func:`~recmetrics.partial_auc`) crosses a tie group
+        that ``max_fpr`` cuts: the exact expectation over the orders of the
+        tied items, or scikit-learn's straight line (``roc_auc_score(...,
+        max_fpr=f)``, the ``'sklearn'`` preset's); ``None`` means
+        ``'expected'``. A name's parameter wins
+        (``"pauc(max_fpr=0.2, interpolation='linear')"``).
 
     A metric keyword passed explicitly that none of the requested metrics
     reads (``gain='linear'`` with ``['rbp']`` only) warns, naming the

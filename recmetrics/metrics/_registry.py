@@ -136,7 +136,7 @@ class MetricSpec:
             raise ValueError(f"aggregate must be one of {AGGREGATES}, got {self.aggregate!r}")
 
 
-_RBP_RESID = ("rbp_residual_definition",)  # rbp's own keywords: _keywords.PARAMETERS
+_RBP_RESID, _PAUC = ("rbp_residual_definition",), ("interpolation",)  # see _keywords.py
 REGISTRY: dict[str, MetricSpec] = {
     spec.name: spec
     for spec in (
@@ -313,7 +313,7 @@ REGISTRY: dict[str, MetricSpec] = {
             reads_grades=True,
         ),
         # scikit-learn's roc_auc_score(max_fpr=...) as pauc(max_fpr=0.2), and coverage_error
-        MetricSpec("pauc", partial_auc, takes_cutoff=False, needs=("n_items",)),
+        MetricSpec("pauc", partial_auc, takes_cutoff=False, needs=("n_items",), keywords=_PAUC),
         MetricSpec("coverage_error", coverage_error, takes_cutoff=False, needs=("n_items",)),
     )
 }
