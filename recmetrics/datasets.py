@@ -295,3 +295,8 @@ def movielens():
     )
     frame = frame.sort_values(["user", "timestamp", "item"], kind="stable", ignore_index=True)
     return frame
+
+
+def __dir__():
+    """The public API only (``__all__``), not the module's own imports (``np``, ``math``)."""
+    return sorted(__all__)
