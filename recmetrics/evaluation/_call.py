@@ -127,8 +127,9 @@ def _warn_unread(keywords, parsed):
         if value is None or key not in metric_keywords or key in read:
             continue
         readers = [name for name, spec in _registry.REGISTRY.items() if key in spec.keywords]
-        asked = ", ".join(dict.fromkeys(spec.name for _, spec, _ in parsed))
+        asked = list(dict.fromkeys(spec.name for _, spec, _ in parsed))
         hint = " (rbp's gain is rbp_gain=)" if key == "gain" and "rbp" in asked else ""
+        asked = ", ".join(asked)
         warnings.warn(
             f"{key}={value!r} is read by none of the requested metrics ({asked}){hint}; it "
             f"applies to {', '.join(readers)}",
