@@ -91,9 +91,11 @@ values:
   row, each ranked over its whole row (minus ``mask``).
 * two pandas DataFrames in the long format of recommender libraries:
   ``truth`` (one row per relevant user-item pair, columns ``user`` and
-  ``item``) and ``predictions`` (columns ``user``, ``item`` and ``score``).
-  Per-user results are indexed by the user ids. For other column names, a
-  ``rank`` column, graded relevance or another user policy, build the
+  ``item``; a column ``relevance``, when present, holds the grades: 0 =
+  judged non-relevant, as in TREC qrels) and ``predictions`` (columns
+  ``user``, ``item`` and ``score``). Per-user results are indexed by the
+  user ids. For other column names, a ``rank`` column, another relevance
+  column or another user policy, build the
   ranking with :func:`~recmetrics.from_frames` (or pass the column keywords
   to :func:`~recmetrics.evaluate`).
 * a :class:`~recmetrics.Ranking` built beforehand (for instance by

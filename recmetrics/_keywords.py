@@ -8,7 +8,7 @@ them here: :func:`recmetrics.evaluate` and its presets
 
 from __future__ import annotations
 
-__all__ = ["CONVENTION_KEYWORDS", "EFFECTIVE", "CALLER_CHOOSES"]
+__all__ = ["CONVENTION_KEYWORDS", "EFFECTIVE", "CALLER_CHOOSES", "PARAMETERS"]
 
 # Every convention keyword of recmetrics.evaluate, with its default.
 CONVENTION_KEYWORDS = {
@@ -30,6 +30,13 @@ CONVENTION_KEYWORDS = {
     "max_depth": None,  # None: every prediction (trec_eval without -M)
     "relevance_level": None,  # None: every grade > 0 is relevant (trec_eval's -l 1)
     "judged_only": False,  # True: Sakai's condensed lists (trec_eval's -J)
+    # RBP's own gain and residual (recmetrics.rbp's gain=, rbp_residual's
+    # definition=): named apart from ndcg's gain, whose default differs
+    "rbp_gain": "binary",
+    "rbp_residual_definition": "moffat_zobel",
+    # how pauc's ROC curve crosses a tie group that max_fpr cuts
+    # (recmetrics.partial_auc): the exact expectation, or scikit-learn's line
+    "interpolation": "expected",
 }
 
 # what the keywords left at None mean
@@ -41,3 +48,8 @@ EFFECTIVE = dict(CONVENTION_KEYWORDS, retrieve_nonpositive=True, users="truth")
 # same holds for what is evaluated: the depth (-M), the relevance level (-l)
 # and the condensed lists (-J) are options of trec_eval, not its conventions.
 CALLER_CHOOSES = ("users", "max_depth", "relevance_level", "judged_only")
+
+# The parameter of the metric functions that a convention keyword sets, where
+# the names differ: RBP's gain and residual (recmetrics.rbp's gain=,
+# recmetrics.rbp_residual's definition=) are not ndcg's gain.
+PARAMETERS = {"rbp_gain": "gain", "rbp_residual_definition": "definition"}

@@ -27,6 +27,7 @@ __all__ = [
     "check_n_items",
     "check_seed",
     "MAX_EXACT_INT",
+    "truth_relevance",
 ]
 
 # Integers up to 2**53 are exact in float64; beyond, neighbours merge.
@@ -394,3 +395,38 @@ def check_count(x, name: str, *, minimum: int = 1, maximum: int | None = None) -
     if x < minimum or (maximum is not None and x > maximum):
         raise ValueError(f"{name} must be an integer {bound}, got {x!r}")
     return int(x)
+
+
+# the column of a truth frame read as graded relevance when ``relevance=None``
+DEFAULT_RELEVANCE = "relevance"
+
+
+def truth_relevance(truth, relevance):
+    """The graded-relevance column of a long ``truth`` frame: the one default.
+
+    ``relevance`` when given; without it (``None``), the column named
+    ``'relevance'`` when ``truth`` has one (the column that
+    :func:`recmetrics.io.read_trec_qrels` writes: grades, 0 = judged
+    non-relevant), else ``None``: every row of ``truth`` is relevant with
+    gain 1. Every reader of truth frames (pandas, Dask or Spark: anything
+    with ``columns``) calls this, so that a qrels frame's zero grades are
+    never read as relevant by default. To read every row as relevant
+    whatever its grade, drop the column. For anything without columns the
+    result is ``relevance`` as given (its reader then says what is wrong).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> truth_relevance(pd.DataFrame({"user": [1], "item": [2], "relevance": [0]}), None)
+    'relevance'
+    >>> truth_relevance(pd.DataFrame({"user": [1], "item": [2]}), None) is None
+    True
+    >>> truth_relevance(pd.DataFrame({"user": [1], "item": [2], "grade": [3]}), "grade")
+    'grade'
+    """
+    if relevance is not None:
+        return relevance
+    columns = getattr(truth, "columns", None)  # pandas, Dask and Spark frames
+    if columns is None:
+        return None
+    return DEFAULT_RELEVANCE if DEFAULT_RELEVANCE in list(columns) else None

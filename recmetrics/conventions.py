@@ -376,3 +376,8 @@ def describe(convention=None) -> pd.DataFrame:
     table = pd.DataFrame(rows).T
     table.index.name = "metric"
     return table
+
+
+def __dir__():
+    """The public API only (``__all__``), not the module's own imports (``np``, ``math``)."""
+    return sorted(__all__)

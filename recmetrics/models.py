@@ -345,3 +345,8 @@ def ease(train, *, l2=500.0):
             "values of train (X^T X + l2 I is numerically singular); change l2 or rescale train"
         )
     return scores
+
+
+def __dir__():
+    """The public API only (``__all__``), not the module's own imports (``np``, ``math``)."""
+    return sorted(__all__)

@@ -542,11 +542,12 @@ def sklearn_results(data):
                         for u in range(n)
                     }
                     mean[name] = float(coverage_error(y_true > 0, y_score))
-                else:  # auc: roc_auc_score raises for a row with one class only
+                else:  # auc, pauc: roc_auc_score raises for a row with one class only
+                    kw = {"max_fpr": 0.1} if base == "pauc" else {}  # pauc's default max_fpr
                     vals = {}
                     for u in range(n):
                         if 0 < (y_true[u] > 0).sum() < y_true.shape[1]:
-                            vals[str(u)] = float(roc_auc_score(y_true[u] > 0, y_score[u]))
+                            vals[str(u)] = float(roc_auc_score(y_true[u] > 0, y_score[u], **kw))
                     per_user[name] = vals
                     mean[name] = float(np.mean(list(vals.values())))
         out[f"sklearn/{case}"] = {"mean": mean, "per_user": per_user}

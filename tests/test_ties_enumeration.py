@@ -30,6 +30,7 @@ import recmetrics as rm
 from recmetrics.conventions import PRESETS
 from recmetrics.metrics import _registry
 from recmetrics.metrics.ndcg import DISCOUNTS, GAINS, IDCG_MODES
+from recmetrics.metrics.rbp import RBP_GAINS, RESIDUALS
 from recmetrics.metrics.topn._common import AP_DENOMINATORS, RECALL_DENOMINATORS, SHORT_LISTS
 
 RANKING_METRICS = _registry.ranking_names()
@@ -42,6 +43,9 @@ CHOICES = {
     "log_base": (2.0, math.e, 10.0),
     "discount": DISCOUNTS,
     "short_lists": SHORT_LISTS,
+    "rbp_gain": RBP_GAINS,
+    "rbp_residual_definition": RESIDUALS,
+    "interpolation": ("expected",),  # 'linear' (sklearn's line) is no expectation
 }
 CUTOFFS = (None, 1, 2, 3, 5)
 TOL = 1e-12

@@ -132,7 +132,7 @@ def _evaluate_file(truth_path, run_path, args, users, per_user):
             parts.append(_labelled(table, main, per_user))
         if apart:
             table = evaluate(truth, run, [metric for _, metric in apart], **frames,
-                             **_preset_keywords(base))  # fmt: skip
+                             **_preset_keywords(base, apart))  # fmt: skip
             parts.append(_labelled(table, apart, per_user))
     except (ValueError, TypeError) as err:
         # evaluate names the frame ('truth', 'predictions'): name the files too
@@ -171,17 +171,26 @@ def _apart(args, label):
     return args.convention == "trec_eval" and trec_eval_10(label)
 
 
-def _preset_keywords(keywords):
+def _preset_keywords(keywords, apart):
     """The keywords of ``evaluate`` for the measures computed apart from the trec_eval preset.
 
     The preset's values (``resolve`` checked that those passed agree), the
     users included (``None``: the preset's), without ``relevance_level``:
     trec_eval 10.0's rbp reads the grades (``m_rbp.c``), unj and rbp_resid
-    only whether a document is judged.
+    only whether a document is judged. Of the preset's metric keywords, only
+    those the measures ``apart`` read (evaluate warns for the others).
     """
     from ..conventions import PRESETS
+    from ..metrics import _registry
 
-    out = {key: value for key, value in PRESETS["trec_eval"].items() if value is not None}
+    specs = [_registry.parse_with_keywords(metric)[0] for _, metric in apart]
+    read = {key for spec in specs for key in spec.keywords}
+    unread = {key for spec in _registry.REGISTRY.values() for key in spec.keywords} - read
+    out = {
+        key: value
+        for key, value in PRESETS["trec_eval"].items()
+        if value is not None and key not in unread
+    }
     out["per_user"] = keywords["per_user"]
     out.update({key: value for key, value in keywords.items() if value is not None})
     out.pop("relevance_level", None)

@@ -41,7 +41,9 @@ def _keyword_choices():
     """
     from ..evaluation import SCORE_DTYPES as _SCORE_DTYPES
     from ..metrics._core import NO_RELEVANT_POLICIES
+    from ..metrics.curves import PAUC_INTERPOLATIONS
     from ..metrics.ndcg import DISCOUNTS, GAINS, IDCG_MODES
+    from ..metrics.rbp import RBP_GAINS, RESIDUALS
     from ..metrics.topn import AP_DENOMINATORS, AP_TIES, RECALL_DENOMINATORS
     from ..ranking import TIE_POLICIES
 
@@ -55,4 +57,7 @@ def _keyword_choices():
         "idcg": IDCG_MODES,
         "discount": DISCOUNTS,
         "score_dtype": _SCORE_DTYPES,
+        "rbp_gain": RBP_GAINS,
+        "rbp_residual_definition": RESIDUALS,
+        "interpolation": PAUC_INTERPOLATIONS,
     }

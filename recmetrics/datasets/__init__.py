@@ -35,3 +35,8 @@ __all__ = [
     "POLICIES",
     "CAMPAIGNS",
 ]
+
+
+def __dir__():
+    """The public API only (``__all__``), not the package's own submodules."""
+    return sorted(__all__)

@@ -17,3 +17,8 @@ from .compare import compare_conventions
 from .core import evaluate, summarise_table
 
 __all__ = ["evaluate", "compare_conventions", "SCORE_DTYPES", "summarise_table"]
+
+
+def __dir__():
+    """The public API only (``__all__``), not the module's own imports (``np``, ``math``)."""
+    return sorted(__all__)

@@ -8,14 +8,17 @@ columns and the item data of the beyond-accuracy metrics.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from .._keywords import CONVENTION_KEYWORDS
-from .._validation import check_bool
+from .._validation import check_bool, check_choice, truth_relevance
 from ..metrics import _registry
+from ..metrics.curves import PAUC_INTERPOLATIONS
+from ..metrics.rbp import RBP_GAINS, RESIDUALS
 from ._trec_options import check_trec_options
 
 __all__ = ["Call", "read_call", "check_score_dtype", "SCORE_DTYPES"]
@@ -78,6 +81,10 @@ def read_call(args: dict) -> Call:
     if keywords["score_dtype"] is not None:
         keywords["score_dtype"] = check_score_dtype(keywords["score_dtype"])
     check_trec_options(keywords)
+    named = (("rbp_gain", RBP_GAINS), ("rbp_residual_definition", RESIDUALS))
+    for key, choices in named + (("interpolation", PAUC_INTERPOLATIONS),):
+        if keywords[key] is not None:  # named as passed (the functions say gain=, definition=)
+            check_choice(keywords[key], key, choices)
     parsed, metric_keywords = [], {}
     for name in metrics:
         spec, k, kw = _registry.parse_with_keywords(name)
@@ -88,6 +95,7 @@ def read_call(args: dict) -> Call:
         raise ValueError("metrics is empty; ask for at least one metric")
     if len(set(metrics)) != len(metrics):
         raise ValueError("metrics contains a name twice")
+    _warn_unread(keywords, parsed)
     return Call(
         y_true=args["y_true"],
         y_score=args["y_score"],
@@ -102,9 +110,40 @@ def read_call(args: dict) -> Call:
         n_items=args["n_items"],
         mask=args["mask"],
         chunk_users=args["chunk_users"],
-        frame={key: args[key] for key in FRAME_COLUMNS},
+        frame=_frame_columns(args),
         item_data={key: args[key] for key in ITEM_DATA},
     )
+
+
+def _warn_unread(keywords, parsed):
+    """Warn for a metric keyword passed that none of the requested metrics reads.
+
+    ``gain='linear'`` with ``['rbp']`` changes nothing (rbp's gain is
+    ``rbp_gain``): a silent no-op would look like a choice that was made.
+    """
+    metric_keywords = {key for spec in _registry.REGISTRY.values() for key in spec.keywords}
+    read = {key for _, spec, _ in parsed for key in spec.keywords}
+    for key, value in keywords.items():
+        if value is None or key not in metric_keywords or key in read:
+            continue
+        readers = [name for name, spec in _registry.REGISTRY.items() if key in spec.keywords]
+        asked = list(dict.fromkeys(spec.name for _, spec, _ in parsed))
+        hint = " (rbp's gain is rbp_gain=)" if key == "gain" and "rbp" in asked else ""
+        asked = ", ".join(asked)
+        warnings.warn(
+            f"{key}={value!r} is read by none of the requested metrics ({asked}){hint}; it "
+            f"applies to {', '.join(readers)}",
+            UserWarning,
+            stacklevel=4,
+        )
+
+
+def _frame_columns(args):
+    """The column keywords, with a truth frame's ``relevance`` column read by default."""
+    frame = {key: args[key] for key in FRAME_COLUMNS}
+    if isinstance(args["y_true"], pd.DataFrame):
+        frame["relevance"] = truth_relevance(args["y_true"], frame["relevance"])
+    return frame
 
 
 def check_score_dtype(score_dtype):

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._validation import truth_relevance
 from ..inputs.forms import _is_relevant_collection, input_form
 from ..inputs.lists import _check_eval_frames, _check_eval_matrix, _columns, _read_lists, top_k
 from ..metrics import beyond as _beyond
@@ -105,7 +106,8 @@ def recommended_lists(call):
 def _from_frames(call):
     frame = call.frame
     user, item = frame["user"] or "user", frame["item"] or "item"
-    _check_eval_frames(call.y_true, call.y_score, user, item, frame["relevance"])
+    relevance = truth_relevance(call.y_true, frame["relevance"])
+    _check_eval_frames(call.y_true, call.y_score, user, item, relevance)
     lists = _read_lists(
         call.y_score,
         None,
@@ -116,8 +118,8 @@ def _from_frames(call):
         name="predictions",
     )
     truth = call.y_true
-    if frame["relevance"] is not None:
-        truth = truth[truth[frame["relevance"]] > 0]
+    if relevance is not None:
+        truth = truth[truth[relevance] > 0]
     return lists, truth.rename(columns={user: "user", item: "item"}), None
 
 

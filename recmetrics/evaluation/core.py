@@ -18,6 +18,7 @@ from tqdm import tqdm
 from .. import conventions as _conv
 from .._docs import fill_doc
 from .._kernels import CHUNK_CELLS
+from .._keywords import PARAMETERS
 from .._validation import check_k
 from ..inputs.forms import input_form
 from ..metrics import _registry
@@ -69,6 +70,9 @@ def evaluate(
     max_depth=None,
     relevance_level=None,
     judged_only=None,
+    rbp_gain=None,
+    rbp_residual_definition=None,
+    interpolation=None,
 ):
     """Evaluate several metrics on one ranking computed once.
 
@@ -147,7 +151,9 @@ def evaluate(
         Long data frames only (``y_true`` = ``truth``, ``y_score`` =
         ``predictions``): the column names (default ``'user'``, ``'item'``,
         and ``'score'`` unless ``rank`` names a column of ranks; graded
-        relevance from ``relevance``: > 0 relevant, 0 judged non-relevant,
+        relevance from ``relevance``, by default the column ``'relevance'``
+        when ``truth`` has one (as read by :func:`~recmetrics.io.read_trec_qrels`),
+        else every row relevant: > 0 relevant, 0 judged non-relevant,
         negative *in the pool but not judged* as in trec_eval's qrels, an
         unjudged item for every metric but ``infap``, which counts it among
         the pooled items) and which users are evaluated
@@ -248,6 +254,28 @@ def evaluate(
         These three keywords are the caller's choice, as ``users`` is
         (trec_eval's ``-c`` is ``users='truth'``): a preset does not set
         them, and they hold with every ``convention``.
+    rbp_gain : {'binary', 'linear', 'scaled'}, optional
+        The gain of ``rbp`` (:func:`~recmetrics.rbp`'s ``gain``): 1 per
+        relevant item, its grade (ranx), or its grade over the largest
+        (trec_eval 10.0); ``None`` means ``'binary'``. It has its own name
+        because ``gain`` (``ndcg``'s, default ``'linear'``) does not apply
+        to ``rbp``. The name's parameters win over it: ``"RBP(rel=1)"``,
+        ``"rbp(gain='scaled')"``.
+    rbp_residual_definition : {'moffat_zobel', 'trec_eval'}, optional
+        The residual of ``rbp_residual``
+        (:func:`~recmetrics.rbp_residual`'s ``definition``); ``None`` means
+        ``'moffat_zobel'``.
+    interpolation : {'expected', 'linear'}, optional
+        How ``pauc`` (:func:`~recmetrics.partial_auc`) crosses a tie group
+        that ``max_fpr`` cuts: the exact expectation over the orders of the
+        tied items, or scikit-learn's straight line (``roc_auc_score(...,
+        max_fpr=f)``, the ``'sklearn'`` preset's); ``None`` means
+        ``'expected'``. A name's parameter wins
+        (``"pauc(max_fpr=0.2, interpolation='linear')"``).
+
+    A metric keyword passed explicitly that none of the requested metrics
+    reads (``gain='linear'`` with ``['rbp']`` only) warns, naming the
+    metrics that read it: it would change nothing.
 
     Returns
     -------
@@ -424,7 +452,7 @@ def _ranking_table(call, options, overrides, y_true, y_score, mask, progress):
     rankings.plan((opts, k) for opts, (_, _, k) in zip(per_metric, call.parsed, strict=True))
     columns = {}
     for opts, (name, spec, k) in zip(per_metric, call.parsed, strict=True):
-        kw = {key: opts[key] for key in spec.keywords}
+        kw = {PARAMETERS.get(key, key): opts[key] for key in spec.keywords}
         kw.update(call.metric_keywords.get(name, {}))  # set by the name: 'RBP(p=0.9)'
         if spec.takes_cutoff:
             kw["k"] = k

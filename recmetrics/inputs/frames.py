@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .._kernels import frame_places
-from .._validation import check_bool, check_choice, check_n_items
+from .._validation import check_bool, check_choice, check_n_items, truth_relevance
 from ..ranking._representation import TIE_POLICIES, _deterministic
 from ..ranking.scores import _entries_from_counts
 from .frame_rows import (
@@ -278,8 +278,11 @@ def from_frames(
         The column that orders each user's predictions. Give one of them;
         without either, the column ``'score'`` is used.
     relevance : str, optional
-        Column of ``truth`` with graded relevance (default: every row of
-        ``truth`` has gain 1).
+        Column of ``truth`` with graded relevance. Default: the column
+        ``'relevance'`` when ``truth`` has one (as the frames of
+        :func:`~recmetrics.io.read_trec_qrels` do), else every row of
+        ``truth`` has gain 1 (to read a ``'relevance'`` column's rows all as
+        relevant, drop the column).
     users : {'truth', 'predictions', 'both', 'all'}, default 'truth'
         Which users are evaluated (see the module docstring).
     n_items : int or array-like, optional
@@ -316,6 +319,7 @@ def from_frames(
                 f"{name} must be a pandas DataFrame in the long format (one row per user-item "
                 f"pair) when the other argument is one, got {type(frame).__name__}"
             )
+    relevance = truth_relevance(truth, relevance)
     check_choice(users, "users", FRAME_USERS)
     check_choice(ties, "ties", TIE_POLICIES)
     check_bool(retrieve_nonpositive, "retrieve_nonpositive")

@@ -355,12 +355,10 @@ def _check_eval_frames(truth, predictions, user, item, relevance):
             raise ValueError(f"{name} holds a ({user}, {item}) pair twice")
     for col in (user, item):
         _align_ids(truth[col], predictions[col], f"truth[{col!r}]", f"predictions[{col!r}]")
-    if relevance is not None:
+    if relevance is not None:  # > 0 relevant; 0 and negative (pooled, unjudged) are not
         if relevance not in truth.columns:
             raise ValueError(f"truth has no column {relevance!r} (relevance=)")
-        as_numeric_array(
-            truth[relevance].to_numpy(), f"truth[{relevance!r}]", ndim=1, nonnegative=True
-        )
+        as_numeric_array(truth[relevance].to_numpy(), f"truth[{relevance!r}]", ndim=1)
 
 
 def _check_eval_matrix(y_true, y_score):

@@ -67,3 +67,8 @@ __all__ = [
     "read_table",
     "file_format",
 ]
+
+
+def __dir__():
+    """The public API only (``__all__``), not the module's own imports (``np``, ``math``)."""
+    return sorted(__all__)

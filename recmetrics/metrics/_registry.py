@@ -136,6 +136,7 @@ class MetricSpec:
             raise ValueError(f"aggregate must be one of {AGGREGATES}, got {self.aggregate!r}")
 
 
+_RBP_RESID, _PAUC = ("rbp_residual_definition",), ("interpolation",)  # see _keywords.py
 REGISTRY: dict[str, MetricSpec] = {
     spec.name: spec
     for spec in (
@@ -178,8 +179,8 @@ REGISTRY: dict[str, MetricSpec] = {
         MetricSpec("unjudged", unjudged, aliases=("unj",), keywords=("short_lists",)),
         MetricSpec("bpref", bpref, aliases=("binary_preference",), takes_cutoff=False),
         # rank-biased precision (Moffat & Zobel 2008): p from the name, RBP(p=0.9)
-        MetricSpec("rbp", rbp, aliases=("rank_biased_precision",)),
-        MetricSpec("rbp_residual", rbp_residual, aliases=("rbp_res",)),
+        MetricSpec("rbp", rbp, aliases=("rank_biased_precision",), keywords=("rbp_gain",)),
+        MetricSpec("rbp_residual", rbp_residual, aliases=("rbp_res",), keywords=_RBP_RESID),
         # trec_eval's set measures (the whole list as a set) and relative_P_k
         MetricSpec("set_precision", set_precision, aliases=("set_p",), takes_cutoff=False),
         MetricSpec("set_recall", set_recall, takes_cutoff=False),
@@ -312,7 +313,7 @@ REGISTRY: dict[str, MetricSpec] = {
             reads_grades=True,
         ),
         # scikit-learn's roc_auc_score(max_fpr=...) as pauc(max_fpr=0.2), and coverage_error
-        MetricSpec("pauc", partial_auc, takes_cutoff=False, needs=("n_items",)),
+        MetricSpec("pauc", partial_auc, takes_cutoff=False, needs=("n_items",), keywords=_PAUC),
         MetricSpec("coverage_error", coverage_error, takes_cutoff=False, needs=("n_items",)),
     )
 }
@@ -592,8 +593,6 @@ def ranking_names() -> list[str]:
     return [name for name, spec in REGISTRY.items() if spec.kind == "ranking"]
 
 
-# trec_eval 10.0's rbp and rbp_resid (the CLI's names rbp, rbp_resid): its
-# scaled grades (m_rbp.c) and its residual of 0 for a list without unjudged
-# documents (m_rbp_resid.c)
+# trec_eval 10.0's rbp (scaled grades, m_rbp.c) and rbp_resid (m_rbp_resid.c)
 IR_MEASURES_PARAMS["rbp"]["gain"] = _keyword_reader("gain")
 IR_MEASURES_PARAMS["rbp_residual"]["definition"] = _keyword_reader("definition")

@@ -37,8 +37,8 @@ def _judged_counts(a, b, k, ranks, n_items, mask, ties, short_lists, judged_only
     judged_top = r.judged_in_top(np.inf if k is None else k)
     if r.judgments == "complete":
         defined = np.ones(r.n_users, dtype=bool)
-    else:
-        defined = (r.n_relevant + r.n_judged_nonrelevant) > 0
+    else:  # a user with a qrels line, if only a pooled-but-unjudged one (m_unjudged.c)
+        defined = (r.n_relevant + r.n_judged_nonrelevant + r.n_pooled_unjudged) > 0
     return r, single, judged_top, filled, den, defined
 
 
@@ -106,9 +106,12 @@ def judged(
     %(ties)s
     no_relevant : {'skip', 'zero', 'one', 'raise'}, default 'skip'
         What to do with a user for which the value is undefined: here a
-        user with no judgment at all (no relevant and no judged
-        non-relevant item: a user of ``predictions`` missing from
-        ``truth``), whom ir_measures does not evaluate either. With complete
+        user without any row in ``truth`` (no relevant, judged
+        non-relevant or pooled-but-unjudged item: a user of
+        ``predictions`` missing from ``truth``), whom ir_measures and
+        trec_eval do not evaluate either. A user whose rows are all
+        pooled but unjudged (negative grades) is defined: its judged
+        fraction is 0, as trec_eval 10.0's ``unj`` counts it. With complete
         judgments every user is defined. ``'skip'`` leaves the user out of
         the mean (NaN per user), ``'zero'`` and ``'one'`` count it as 0 or
         1, ``'raise'`` raises ``ValueError``.
@@ -194,7 +197,10 @@ def unjudged(
     %(mask)s
     %(ties)s
     no_relevant : {'skip', 'zero', 'one', 'raise'}, default 'skip'
-        As in :func:`judged`: for a user with no judgment at all.
+        As in :func:`judged`: for a user without any row in ``truth``. A
+        user whose rows are all pooled but unjudged (negative grades) is
+        defined, as trec_eval 10.0's ``unj`` evaluates it
+        (``m_unjudged.c``): its top ``k`` is all unjudged.
     %(per_user)s
     %(judged_only)s
     short_lists : {'k', 'list'}, default 'k'

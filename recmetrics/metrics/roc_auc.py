@@ -185,6 +185,19 @@ def auc(
     >>> round(auc(y_true, y_score, average="relevant"), 4)   # (2 * 0.75 + 0.6667) / 3
     0.7222
     """
+    return _auc_or_loss(
+        a, b, False, average, ranks, n_items, mask, ties, no_relevant, per_user, judged_only
+    )
+
+
+def _auc_or_loss(
+    a, b, loss, average, ranks, n_items, mask, ties, no_relevant, per_user, judged_only
+):
+    """AUC (``loss=False``) or the rank loss ``1 - AUC``, before ``no_relevant`` applies.
+
+    The policy is applied to the values asked for, so that ``'zero'`` gives
+    a user without both classes a rank loss of 0 (not ``1 - 0``).
+    """
     check_choice(average, "average", AUC_AVERAGES)
     check_bool(judged_only, "judged_only")
     if average == "global":
@@ -220,11 +233,13 @@ def auc(
             ties=ties or "expected",
         )
         val, defined = _auc_values(r)
+        val = 1.0 - val if loss else val
         return finish(val, r, True, no_relevant=no_relevant, per_user=False, defined=defined)
     r, single = as_ranking(a, b, ranks=ranks, n_items=n_items, mask=mask, ties=ties)
     r = condense(r, judged_only)
-    r.check_depth(None, "AUC")
+    r.check_depth(None, "rank loss" if loss else "AUC")
     val, defined = _auc_values(r)
+    val = 1.0 - val if loss else val
     if average in ("weighted", "relevant") and not (single or per_user):
         check_choice(no_relevant, "no_relevant", ("zero", "skip", "raise"))
         if no_relevant == "raise" and not np.all(defined):
@@ -258,6 +273,14 @@ def rank_loss(
     scores ``f``: equal to ``1 - auc(...)`` (Zhou, 2016), with the same
     arguments as :func:`auc`.
 
+    A user with one class only (every ranked item relevant, or none) has
+    no pair and no rank loss: ``no_relevant`` applies to the loss itself,
+    so ``'zero'`` gives it 0, ``'one'`` gives 1 and ``'skip'`` (the
+    default) leaves it out. scikit-learn's ``label_ranking_loss`` counts
+    such a user as 0 and a tied pair as wrong: it is
+    ``rank_loss(y_true, y_score, ties='pessimistic', no_relevant='zero')``
+    (``sklearn/metrics/_ranking.py``).
+
     Parameters
     ----------
     %(a_b)s
@@ -284,6 +307,8 @@ def rank_loss(
 
     %(ref_hanley1982)s
 
+    %(ref_pedregosa2011)s
+
     Examples
     --------
     >>> rank_loss([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
@@ -291,20 +316,12 @@ def rank_loss(
     >>> y_true, y_score = [[1, 0, 1, 0], [0, 1, 0, 0]], [[0.9, 0.8, 0.3, 0.1], [0.4, 0.3, 0.2, 0.1]]
     >>> rank_loss(y_true, y_score, per_user=True).round(4).tolist()
     [0.25, 0.3333]
+    >>> [rank_loss([1, 1], [0.2, 0.1], no_relevant=p) for p in ("zero", "one")]   # one class
+    [0.0, 1.0]
     """
-    value = auc(
-        a,
-        b,
-        average=average,
-        ranks=ranks,
-        n_items=n_items,
-        mask=mask,
-        ties=ties,
-        no_relevant=no_relevant,
-        per_user=per_user,
-        judged_only=judged_only,
+    return _auc_or_loss(
+        a, b, True, average, ranks, n_items, mask, ties, no_relevant, per_user, judged_only
     )
-    return 1.0 - value if isinstance(value, float) else 1.0 - np.asarray(value)
 
 
 @fill_doc

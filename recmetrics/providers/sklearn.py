@@ -22,6 +22,9 @@ PROVIDER = Provider(
         "auc": {"no_relevant": "skip"},
         # coverage_error gives tied items the worst rank of their group
         "coverage_error": {"ties": "pessimistic"},
+        # roc_auc_score(max_fpr=f): its ROC line cut at f, McClish's correction
+        # (a row with one class only: a warning and no value)
+        "pauc": {"interpolation": "linear", "no_relevant": "skip"},
     },
     metrics={
         "map": "none",
@@ -29,6 +32,7 @@ PROVIDER = Provider(
         "dcg": "both",
         "auc": "none",
         "coverage_error": "none",
+        "pauc": "none",
     },
     sources={
         "ndcg": "sklearn/metrics/_ranking.py: ndcg_score, _tie_averaged_dcg",
@@ -36,5 +40,6 @@ PROVIDER = Provider(
         "map": "sklearn/metrics/_ranking.py: average_precision_score (average='samples')",
         "auc": "sklearn/metrics/_ranking.py: roc_auc_score",
         "coverage_error": "sklearn/metrics/_ranking.py: coverage_error",
+        "pauc": "sklearn/metrics/_ranking.py: roc_auc_score(max_fpr=...), _binary_roc_auc_score",
     },
 )

@@ -36,3 +36,8 @@ from .lists import from_gains, from_lists, from_ranks
 from .scores import from_scores
 
 __all__ = ["Ranking", "TIE_POLICIES", "from_gains", "from_lists", "from_ranks", "from_scores"]
+
+
+def __dir__():
+    """The public API only (``__all__``), not the module's own imports (``np``, ``math``)."""
+    return sorted(__all__)

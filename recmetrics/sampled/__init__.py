@@ -74,3 +74,8 @@ __all__ = [
     "rank_distribution",
     "sample_ranks",
 ]
+
+
+def __dir__():
+    """The public API only (``__all__``), not the module's own imports (``np``, ``math``)."""
+    return sorted(__all__)

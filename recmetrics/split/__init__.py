@@ -70,3 +70,8 @@ __all__ = [
     "interaction_matrix",
     "sample_candidates",
 ]
+
+
+def __dir__():
+    """The public API only (``__all__``), not the module's own imports (``np``, ``math``)."""
+    return sorted(__all__)

@@ -95,3 +95,8 @@ __all__ = [
     "compare",
     "significance_table",
 ]
+
+
+def __dir__():
+    """The public API only (``__all__``), not the module's own imports (``np``, ``math``)."""
+    return sorted(__all__)
