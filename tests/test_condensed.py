@@ -25,7 +25,7 @@ import pandas as pd
 import pytest
 
 import recmetrics as rm
-from recmetrics._keywords import CONVENTION_KEYWORDS
+from recmetrics._keywords import CONVENTION_KEYWORDS, PARAMETERS
 from recmetrics.metrics import _registry
 from recmetrics.ranking import TIE_POLICIES
 
@@ -186,7 +186,8 @@ def test_evaluate_judged_only_equals_the_functions(seed, ties):
     table = rm.evaluate(truth, run, names, judged_only=True, **kw)
     r = rm.from_frames(truth, run, relevance="rel", ties=ties)
     for name, spec in zip(names, SPECS, strict=True):
-        keywords = {key: CONVENTION_KEYWORDS[key] for key in spec.keywords}
+        # a convention keyword reaches the function under its parameter name
+        keywords = {PARAMETERS.get(key, key): CONVENTION_KEYWORDS[key] for key in spec.keywords}
         want = _call(spec, r, judged_only=True, **keywords)
         np.testing.assert_allclose(table[name].to_numpy(), want, rtol=0, atol=TOL, err_msg=name)
     # a prebuilt Ranking of frames is condensed the same way

@@ -192,3 +192,17 @@ def test_errors_are_raised_on_the_driver(spark, frames):
         rm.dask.evaluate(dt, dp.assign(item=dp["item"].astype(str)))
     with pytest.raises(ValueError, match="no column 'grade2'"):
         rm.dask.evaluate(dt, dp, relevance="grade2")
+
+
+def test_spark_reads_a_relevance_column_by_default(spark, frames):
+    # a truth frame with a column named 'relevance' (grade 0: judged non-relevant)
+    truth, pred = frames
+    graded = truth.rename(columns={"grade": "relevance"})
+    graded.loc[graded.index[::3], "relevance"] = 0
+    st, sp = spark.createDataFrame(graded), spark.createDataFrame(pred)
+    got = rm.spark.evaluate(st, sp, METRICS, per_user=True).toPandas()
+    got = got.set_index("user").sort_index()
+    want = rm.evaluate(graded, pred, METRICS, per_user=True, relevance="relevance")
+    plain = rm.evaluate(graded, pred, METRICS)
+    assert plain.equals(rm.evaluate(graded, pred, METRICS, relevance="relevance"))
+    np.testing.assert_array_equal(got[METRICS].to_numpy(float), want[METRICS].to_numpy(float))

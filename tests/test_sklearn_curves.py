@@ -202,7 +202,7 @@ def test_lrap_and_label_ranking_loss_are_existing_options(seed):
     ``label_ranking_average_precision_score`` counts a user without relevant
     items as 1 (``no_relevant='one'``); ``label_ranking_loss`` counts a tied
     pair as wrong (``ties='pessimistic'``) and a user with one class only as
-    0 (``rank_loss(no_relevant='zero')`` would count it 1: ``1 - 0``).
+    0 (``rank_loss(no_relevant='zero')``).
     """
     y, s = _matrix(seed)
     lrap = rm.average_precision(

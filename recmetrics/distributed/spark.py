@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from .._validation import truth_relevance
 from ..metrics import _aggregate
 from ._common import evaluate_batch, internal_names, prepare, summary
 
@@ -151,7 +152,8 @@ def evaluate(
     Parameters
     ----------
     truth : pyspark.sql.DataFrame
-        One row per relevant (user, item) pair; graded with ``relevance``.
+        One row per relevant (user, item) pair; graded with ``relevance``
+        (default: its column ``'relevance'`` when it has one).
     predictions : pyspark.sql.DataFrame
         One row per scored (``score`` column) or ranked (``rank`` column)
         (user, item) pair.
@@ -220,6 +222,7 @@ def evaluate(
     for frame, name in ((truth, "truth"), (predictions, "predictions")):
         if not isinstance(frame, DataFrame):
             raise TypeError(f"{name} must be a pyspark.sql.DataFrame, got {type(frame).__name__}")
+    relevance = truth_relevance(truth, relevance)
     options = prepare(
         metrics,
         user=user,
