@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import MAX_EXACT_INT, check_bool, check_k
+from . import _trec_fast
 from ._files import (
     _cannot_read,
     _compression,
@@ -236,6 +237,15 @@ def _read_trec(path, fields, numbers, what, progress, chunk_lines):
     progress = check_bool(progress, "progress")
     chunk_lines = check_k(chunk_lines, "chunk_lines")
     keep = [c for c in fields if c in ("user", "item", "tag") or c in numbers]
+    kind = {"int": _trec_fast.INT, "float": _trec_fast.FLOAT}
+    kinds = [
+        _trec_fast.ID if c in ("user", "item", "tag") else kind.get(numbers.get(c), _trec_fast.SKIP)
+        for c in fields
+    ]
+    columns = _trec_fast.read_fast(p, fields, kinds, _compression(p), progress)
+    if columns is not None and len(columns["user"]):
+        return pd.DataFrame({c: columns[c] for c in keep}, copy=False)
+    # the general reader: an empty or malformed file (its error names the line)
     parts, all_lines = [], []
     for lines, chunk in _read_fields(p, fields, progress, chunk_lines):
         for column, kind in numbers.items():

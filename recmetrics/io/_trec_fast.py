@@ -1,0 +1,519 @@
+"""The fast path of the TREC readers: one compiled pass over the bytes of a well-formed file.
+
+:func:`read_fast` reads the whole (decompressed) file into one byte array
+and tokenizes it with numba, by the rules of pandas' C parser that the
+general reader (:func:`recmetrics.io.trec._read_fields`) uses: fields are
+separated by runs of spaces and tabs (leading and trailing ones ignored),
+lines end in ``\\n``, ``\\r\\n`` or ``\\r``, lines of whitespace only are
+skipped, a UTF-8 byte order mark at the start is skipped, and ``#`` is an
+ordinary character. Ids (query, document, tag) are coded in the same pass
+(a hash table over their bytes), so that each distinct id becomes one
+string, and the column is that string array taken by the codes (Arrow);
+integers and decimal numbers are parsed in the pass too: an integer of at
+most 15 digits exactly, a decimal number of at most 19 significant digits
+and a power of ten up to 22 by one correctly rounded multiplication or
+division (Clinger's fast path), and any other decimal number by Python's
+:class:`float` (correctly rounded, as pandas' ``to_numeric``).
+
+It returns None, and the caller takes the general reader, whenever the
+file is not plainly well formed: a line with the wrong number of fields, a
+number in another spelling (``1.0`` as a rank, ``inf``, ``-0``, ``1e400``),
+a control character other than a tab, a repeated (query, document) pair,
+text that is not UTF-8, a file that cannot be read or decompressed. The
+general reader then reads the file again and raises its own error naming
+the file and the line (or accepts the odd spelling), so that every error
+and every value is the same as without this module; without numba or
+pyarrow the general reader is the only one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._kernels._dispatch import HAVE_NUMBA, numba
+
+# what each field of a line is: skipped, an id (coded), an integer, a decimal number
+SKIP, ID, INT, FLOAT = 0, 1, 2, 3
+_READ_BLOCK = 1 << 24  # bytes per read (the progress bar moves per block)
+
+if HAVE_NUMBA:
+
+    @numba.njit(cache=True, nogil=True)
+    def _float_of(buf, s, e, pow10):  # pragma: no cover
+        # (status, value): 0 exact here, 1 for float(), 2 not plain (the general reader)
+        i = s
+        neg = False
+        if buf[i] == 43 or buf[i] == 45:  # + -
+            neg = buf[i] == 45
+            i += 1
+        m = np.uint64(0)  # the digits of the mantissa as an integer (if at most 19)
+        sig = 0  # significant digits (from the first nonzero one)
+        frac = 0  # digits after the point
+        digits = 0
+        point = False
+        while i < e:
+            c = buf[i]
+            if 48 <= c <= 57:
+                digits += 1
+                if sig > 0 or c != 48:
+                    sig += 1
+                    if sig <= 19:
+                        m = m * np.uint64(10) + np.uint64(c - 48)
+                if point:
+                    frac += 1
+                i += 1
+            elif c == 46 and not point:  # .
+                point = True
+                i += 1
+            else:
+                break
+        if digits == 0:
+            return 2, 0.0
+        exp = 0
+        spelled = point  # a point or an exponent: a decimal, not an integer
+        if i < e and (buf[i] == 101 or buf[i] == 69):  # e E
+            spelled = True
+            i += 1
+            eneg = False
+            if i < e and (buf[i] == 43 or buf[i] == 45):
+                eneg = buf[i] == 45
+                i += 1
+            n_exp = 0
+            while i < e and 48 <= buf[i] <= 57:
+                if n_exp < 6:
+                    exp = exp * 10 + (buf[i] - 48)
+                n_exp += 1
+                i += 1
+            if n_exp == 0:
+                return 2, 0.0
+            if n_exp >= 6:
+                return (2, 0.0) if i != e else (1, 0.0)
+            if eneg:
+                exp = -exp
+        if i != e:
+            return 2, 0.0
+        if sig == 0:
+            # zero: -0.0 as pandas reads a decimal; an integer -0 it reads as 0 when
+            # every number of the chunk is an integer, else -0.0: the general reader
+            if not neg:
+                return 0, 0.0
+            return (0, -0.0) if spelled else (2, 0.0)
+        p = exp - frac
+        if sig > 19 or m >= np.uint64(1 << 53) or p < -22 or p > 22:
+            return 1, 0.0
+        v = float(m)
+        v = v * pow10[p] if p >= 0 else v / pow10[-p]
+        return 0, -v if neg else v
+
+    @numba.njit(cache=True, nogil=True)
+    def _int_of(buf, s, e):  # pragma: no cover
+        # (ok, value): at most 15 digits after an optional sign
+        i = s
+        neg = False
+        if buf[i] == 43 or buf[i] == 45:
+            neg = buf[i] == 45
+            i += 1
+        if i == e or e - i > 15:
+            return False, 0
+        v = 0
+        while i < e:
+            c = buf[i]
+            if c < 48 or c > 57:
+                return False, 0
+            v = v * 10 + (c - 48)
+            i += 1
+        return True, -v if neg else v
+
+    @numba.njit(cache=True, nogil=True)
+    def _same2(a, idn, s1, n1, buf, s2, n2):  # pragma: no cover
+        # whether a[idn, s1:s1 + n1] holds the bytes buf[s2:s2 + n2]
+        if n1 != n2:
+            return False
+        for k in range(n1):
+            if a[idn, s1 + k] != buf[s2 + k]:
+                return False
+        return True
+
+    @numba.njit(cache=True, nogil=True)
+    def _scan(buf, kinds, slot, state, codes, ints, floats, slow, ids):  # pragma: no cover
+        """Tokenize, code the ids and parse the numbers, from where ``state`` says.
+
+        ``state`` is (byte, row, numbers for float(), beyond ASCII). Returns 0
+        (done), 1 (fall back) or 3 (an array of ``ids`` is full: grow it, then
+        call again; the line is read again).
+
+        ``ids = (table, d_start, d_len, n_distinct, last, arena, a_used)``: per id
+        field, a hash table of the distinct ids, their place and length in the
+        arena (their bytes, one after the other, small enough to be compared in
+        cache), their number, and the code of the previous row.
+        """
+        table, d_start, d_len, n_distinct, last, arena, a_used = ids
+        n_fields = kinds.shape[0]
+        pow10 = np.empty(23, dtype=np.float64)
+        pow10[0] = 1.0
+        for k in range(1, 23):
+            pow10[k] = pow10[k - 1] * 10.0
+        f_start = np.empty(n_fields, dtype=np.int64)
+        f_end = np.empty(n_fields, dtype=np.int64)
+        # byte classes: 0 text, 1 space or tab, 2 line end, 3 another control
+        # character, 4 beyond ASCII
+        cls = np.zeros(256, dtype=np.uint8)
+        for c in range(32):
+            cls[c] = 3
+        cls[127] = 3
+        for c in range(128, 256):
+            cls[c] = 4
+        cls[32] = 1
+        cls[9] = 1
+        cls[10] = 2
+        cls[13] = 2
+        size = table.shape[1]
+        room = d_start.shape[1]
+        a_room = arena.shape[1]
+        s_room = slow.shape[1]
+        n = buf.shape[0]
+        pos, row, n_slow, high = state[0], state[1], state[2], state[3]
+        status = 0
+        while pos < n:
+            line = pos
+            nf = 0
+            # one line: fields separated by runs of spaces and tabs
+            while pos < n:
+                k = cls[buf[pos]]
+                if k == 1:
+                    pos += 1
+                    continue
+                if k == 2:
+                    break
+                if nf == n_fields:
+                    status = 1
+                    break
+                f_start[nf] = pos
+                while pos < n:
+                    k = cls[buf[pos]]
+                    if k != 0:
+                        if k <= 2:
+                            break
+                        if k == 3:
+                            status = 1
+                        else:
+                            high = 1
+                    pos += 1
+                f_end[nf] = pos
+                nf += 1
+            if status != 0:
+                break
+            # the line's end: \n, \r\n or \r
+            if pos < n:
+                if buf[pos] == 13 and pos + 1 < n and buf[pos + 1] == 10:
+                    pos += 1
+                pos += 1
+            if nf == 0:
+                continue
+            if nf != n_fields:
+                status = 1
+                break
+            n_new = 0
+            for j in range(n_fields):
+                kind = kinds[j]
+                s, e = f_start[j], f_end[j]
+                if kind == 1:
+                    idn = slot[j]
+                    ln = e - s
+                    p = last[idn]
+                    if p >= 0 and _same2(arena, idn, d_start[idn, p], d_len[idn, p], buf, s, ln):
+                        codes[idn, row] = p
+                        continue
+                    h = np.uint64(14695981039346656037)
+                    for k in range(s, e):
+                        h = (h ^ np.uint64(buf[k])) * np.uint64(1099511628211)
+                    at = np.int64(h & np.uint64(size - 1))
+                    while True:
+                        q = table[idn, at]
+                        if q < 0:
+                            q = n_distinct[idn]
+                            if q == room or a_used[idn] + ln > a_room or 2 * (q + 1) > size:
+                                status = 3
+                                break
+                            d_start[idn, q] = a_used[idn]
+                            d_len[idn, q] = ln
+                            for k in range(ln):
+                                arena[idn, a_used[idn] + k] = buf[s + k]
+                            a_used[idn] += ln
+                            n_distinct[idn] = q + 1
+                            table[idn, at] = q
+                            break
+                        if _same2(arena, idn, d_start[idn, q], d_len[idn, q], buf, s, ln):
+                            break
+                        at = (at + 1) & (size - 1)
+                    if status != 0:
+                        break
+                    codes[idn, row] = q
+                    last[idn] = q
+                elif kind == 2:
+                    ok, v = _int_of(buf, s, e)
+                    if not ok:
+                        status = 1
+                        break
+                    ints[slot[j], row] = v
+                elif kind == 3:
+                    how, x = _float_of(buf, s, e, pow10)
+                    if how == 2:
+                        status = 1
+                        break
+                    if how == 1:
+                        if n_slow + n_new == s_room:
+                            status = 3
+                            break
+                        slow[0, n_slow + n_new] = slot[j]
+                        slow[1, n_slow + n_new] = row
+                        slow[2, n_slow + n_new] = s
+                        slow[3, n_slow + n_new] = e
+                        n_new += 1
+                        x = np.nan
+                    floats[slot[j], row] = x
+            if status != 0:
+                if status == 3:
+                    pos = line  # read the line again once the arrays have grown
+                break
+            n_slow += n_new
+            row += 1
+        state[0], state[1], state[2], state[3] = pos, row, n_slow, high
+        return status
+
+    @numba.njit(cache=True, nogil=True)
+    def _grown(arena, table, d_start, d_len, n_distinct):  # pragma: no cover
+        # the ids hashed again into the (larger, empty) tables
+        size = table.shape[1]
+        out = table
+        out[:] = -1
+        for idn in range(table.shape[0]):
+            for q in range(n_distinct[idn]):
+                h = np.uint64(14695981039346656037)
+                for k in range(d_start[idn, q], d_start[idn, q] + d_len[idn, q]):
+                    h = (h ^ np.uint64(arena[idn, k])) * np.uint64(1099511628211)
+                slot = np.int64(h & np.uint64(size - 1))
+                while out[idn, slot] >= 0:
+                    slot = (slot + 1) & (size - 1)
+                out[idn, slot] = q
+        return out
+
+    @numba.njit(cache=True, nogil=True)
+    def _repeats(users, items, n_users, n_items):  # pragma: no cover
+        # whether a (user, item) pair occurs twice: per run of one user's rows, the
+        # items seen in the run; a user met again after its run is checked in full
+        seen = np.full(n_items, -1, dtype=np.int64)
+        done = np.zeros(n_users, dtype=np.bool_)
+        run = -1
+        prev = -1
+        for r in range(users.shape[0]):
+            u = users[r]
+            if u != prev:
+                if done[u]:
+                    return True, False  # not grouped: sort the pairs instead
+                if prev >= 0:
+                    done[prev] = True
+                run += 1
+                prev = u
+            i = items[r]
+            if seen[i] == run:
+                return True, True
+            seen[i] = run
+        return False, True
+
+
+def _read_all(p, compression, progress):
+    """The file's (decompressed) bytes in a writable uint8 array."""
+    import contextlib
+
+    size = p.stat().st_size
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=size, desc=p.name, unit="B", unit_scale=True)
+    with open(p, "rb") as raw, bar if bar is not None else contextlib.nullcontext():
+        counted = raw if bar is None else _Counted(raw, bar)
+        stream = counted if compression is None else _decompressing(counted, compression)
+        cap = size + 1 if compression is None else 4 * size + (1 << 16)
+        arr = np.empty(cap, dtype=np.uint8)
+        pos = 0
+        while True:
+            if pos == arr.shape[0]:
+                grown = np.empty(2 * arr.shape[0], dtype=np.uint8)
+                grown[:pos] = arr
+                arr = grown
+            got = stream.readinto(memoryview(arr)[pos : pos + _READ_BLOCK])
+            if not got:
+                break
+            pos += got
+    return arr[:pos]
+
+
+def _decompressing(raw, compression):
+    """A binary reader of the decompressed bytes of ``raw``."""
+    if compression == "gzip":
+        import gzip
+
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    if compression == "bz2":
+        import bz2
+
+        return bz2.BZ2File(raw, mode="rb")
+    if compression == "xz":
+        import lzma
+
+        return lzma.LZMAFile(raw, mode="rb")
+    import io
+
+    import zstandard
+
+    return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw))
+
+
+class _Counted:
+    """A binary file whose reads move a progress bar (over the bytes on disk)."""
+
+    def __init__(self, raw, bar):
+        self.raw, self.bar = raw, bar
+
+    def read(self, n=-1):
+        data = self.raw.read(n)
+        self.bar.update(len(data))
+        return data
+
+    def readinto(self, b):
+        got = self.raw.readinto(b)
+        self.bar.update(got or 0)
+        return got
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
+
+
+def _slots(kinds):
+    """Each field's row in the arrays of its kind."""
+    seen = [0, 0, 0, 0]
+    slots = []
+    for kind in kinds:
+        slots.append(seen[kind])
+        seen[kind] += 1
+    return np.array(slots, dtype=np.int64), seen
+
+
+def _wider(a, fill=None):
+    """A 2-d array with twice the columns, the first ones copied (the rest ``fill``)."""
+    out = np.empty((a.shape[0], 2 * a.shape[1]), dtype=a.dtype)
+    if fill is not None:
+        out[:, a.shape[1] :] = fill
+    out[:, : a.shape[1]] = a
+    return out
+
+
+def _scan_all(buf, start, kinds, n_max):
+    """:func:`_scan` over the whole file, growing its arrays as it needs."""
+    kinds = np.asarray(kinds, dtype=np.int64)
+    slot, count = _slots(kinds)
+    n_ids = count[ID]
+    codes = np.empty((n_ids, n_max), dtype=np.int32)
+    ints = np.empty((count[INT], n_max), dtype=np.int64)
+    floats = np.empty((count[FLOAT], n_max), dtype=np.float64)
+    slow = np.empty((4, 1024), dtype=np.int64)  # numbers for float(): (slot, row, start, end)
+    table = np.full((n_ids, 1 << 12), -1, dtype=np.int64)
+    d_start = np.empty((n_ids, 1 << 11), dtype=np.int64)
+    d_len = np.empty((n_ids, 1 << 11), dtype=np.int64)
+    n_distinct = np.zeros(n_ids, dtype=np.int64)
+    last = np.full(n_ids, -1, dtype=np.int64)
+    arena = np.empty((n_ids, 1 << 16), dtype=np.uint8)
+    a_used = np.zeros(n_ids, dtype=np.int64)
+    state = np.array([start, 0, 0, 0], dtype=np.int64)
+    while True:
+        ids = (table, d_start, d_len, n_distinct, last, arena, a_used)
+        status = _scan(buf, kinds, slot, state, codes, ints, floats, slow, ids)
+        if status != 3:
+            break
+        if (n_distinct >= d_start.shape[1] - 1).any():
+            d_start, d_len = _wider(d_start), _wider(d_len)
+        if (a_used + (1 << 20) > arena.shape[1]).any() or (a_used > arena.shape[1] // 2).any():
+            arena = _wider(arena)
+        if (4 * (n_distinct + 1) > table.shape[1]).any():
+            table = _grown(arena, _wider(table, -1), d_start, d_len, n_distinct)
+        if state[2] + kinds.shape[0] >= slow.shape[1]:
+            slow = _wider(slow)
+    n, n_slow, high = int(state[1]), int(state[2]), bool(state[3])
+    ids = (table, d_start, d_len, n_distinct, last, arena, a_used, high)
+    return status, n, codes, ints, floats, slow[:, :n_slow], ids
+
+
+def read_fast(p, fields, kinds, compression, progress):
+    """The columns of a well-formed TREC file, or None (then the general reader decides).
+
+    ``kinds`` gives each field's kind (``SKIP``, ``ID``, ``INT``, ``FLOAT``);
+    returns a dict field -> column (pandas' ``str`` for ids, int64, float64)
+    for the fields that are not skipped.
+    """
+    if not HAVE_NUMBA:
+        return None
+    try:
+        import pyarrow as pa
+    except ImportError:  # pragma: no cover - pinned beside pandas
+        return None
+    try:
+        buf = _read_all(p, compression, progress)
+    except Exception:  # the general reader names what is wrong with the file
+        return None
+    start = 3 if buf[:3].tobytes() == b"\xef\xbb\xbf" else 0
+    n_max = int(np.count_nonzero(buf == 10)) + int(np.count_nonzero(buf == 13)) + 1
+    status, n, codes, ints, floats, slow, ids = _scan_all(buf, start, kinds, n_max)
+    if status == 1:
+        return None
+    if ids[-1]:  # text beyond ASCII: all of it must be UTF-8
+        try:
+            buf[start:].tobytes().decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    table, d_start, d_len, n_distinct, last, arena, a_used, _ = ids
+    slots, _ = _slots(kinds)
+    for f, row, s, e in slow.T.tolist():
+        floats[f, row] = float(buf[s:e].tobytes())
+    if not np.isfinite(floats[:, :n]).all():
+        return None
+    names = list(fields)
+    if "user" in names and "item" in names:
+        u, i = slots[names.index("user")], slots[names.index("item")]
+        if _repeated(codes[u, :n], codes[i, :n], n_distinct[u], n_distinct[i]):
+            return None
+    strings = []
+    for idn in range(codes.shape[0]):
+        k = int(n_distinct[idn])
+        offsets = np.empty(k + 1, dtype=np.int64)
+        offsets[:k] = d_start[idn, :k]
+        offsets[k] = a_used[idn]
+        data = arena[idn, : a_used[idn]]
+        strings.append(
+            pa.LargeStringArray.from_buffers(k, pa.py_buffer(offsets), pa.py_buffer(data))
+        )
+    del buf
+    import pandas as pd
+
+    dtype = pd.StringDtype("pyarrow", na_value=np.nan)
+    out = {}
+    for j, kind in enumerate(kinds):
+        if kind == ID:
+            column = strings[slots[j]].take(pa.array(codes[slots[j], :n]))
+            out[names[j]] = pd.array(column, dtype=dtype)
+        elif kind == INT:
+            out[names[j]] = ints[slots[j], :n].copy()
+        elif kind == FLOAT:
+            out[names[j]] = floats[slots[j], :n].copy()
+    return out
+
+
+def _repeated(users, items, n_users, n_items):
+    """Whether a (user, item) pair (as codes) occurs twice."""
+    found, grouped = _repeats(users, items, int(n_users), int(n_items))
+    if grouped:
+        return found
+    key = users.astype(np.int64) * int(n_items) + items
+    key.sort()
+    return bool(key.shape[0] > 1 and (key[1:] == key[:-1]).any())
