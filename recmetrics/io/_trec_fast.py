@@ -465,7 +465,7 @@ def read_fast(p, fields, kinds, compression, progress):
     start = 3 if buf[:3].tobytes() == b"\xef\xbb\xbf" else 0
     n_max = int(np.count_nonzero(buf == 10)) + int(np.count_nonzero(buf == 13)) + 1
     status, n, codes, ints, floats, slow, ids = _scan_all(buf, start, kinds, n_max)
-    if status == 1:
+    if status == 1 or n == 0:  # n == 0: the general reader gives the empty frame
         return None
     if ids[-1]:  # text beyond ASCII: all of it must be UTF-8
         try:

@@ -243,7 +243,7 @@ def _read_trec(path, fields, numbers, what, progress, chunk_lines):
         for c in fields
     ]
     columns = _trec_fast.read_fast(p, fields, kinds, _compression(p), progress)
-    if columns is not None and len(columns["user"]):
+    if columns is not None:
         return pd.DataFrame({c: columns[c] for c in keep}, copy=False)
     # the general reader: an empty or malformed file (its error names the line)
     parts, all_lines = [], []
