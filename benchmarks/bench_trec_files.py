@@ -86,11 +86,16 @@ def write_files(folder, n_queries, n_docs, seed=30):
     return folder / "qrels.txt", folder / "run.txt"
 
 
-def timed(command):
-    """(wall seconds, peak MB, standard output, load average before) of one process."""
+def timed(command, env=None, cwd=None):
+    """(wall s, CPU s (user + system), peak MB, standard output, load before) of a process."""
     load = os.getloadavg()[0]
     res = subprocess.run(
-        ["/usr/bin/time", "-v", *command], capture_output=True, text=True, check=False
+        ["/usr/bin/time", "-v", *command],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+        cwd=cwd,  # not the checkout: python -m would import recmetrics from there
     )
     if res.returncode != 0:
         raise RuntimeError(f"{command[:3]} failed: {res.stderr[-2000:]}")
@@ -98,7 +103,11 @@ def timed(command):
     hours, minutes, seconds = wall.groups()
     seconds = int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds)
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", res.stderr).group(1))
-    return seconds, rss / 1024, res.stdout, load
+    cpu = sum(
+        float(re.search(rf"{kind} time \(seconds\): ([\d.]+)", res.stderr).group(1))
+        for kind in ("User", "System")
+    )
+    return seconds, cpu, rss / 1024, res.stdout, load
 
 
 def values(text):
@@ -120,6 +129,10 @@ def main(argv=None):
     parser.add_argument("--trec-eval", help="path of a trec_eval binary to time too")
     parser.add_argument("--files", help="a folder to keep the files in (default: temporary)")
     parser.add_argument("--json", help="write the results to this file")
+    parser.add_argument(
+        "--before",
+        help="a source tree of recmetrics (e.g. from git archive) to time too, as 'before'",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.queries, args.repeat = 200, 1
@@ -149,19 +162,25 @@ def main(argv=None):
             commands["trec_eval binary"] = [args.trec_eval] + [
                 a for m in MEASURES for a in ("-m", m.replace("_10", ".10"))
             ] + [str(qrels), str(run)]  # fmt: skip
-        timed(commands["recmetrics"])  # warm-up: numba's kernels loaded or compiled
+        envs = {}
+        if args.before:
+            commands["recmetrics before"] = commands["recmetrics"]
+            envs["recmetrics before"] = dict(os.environ, PYTHONPATH=args.before)
+        for name in ("recmetrics", "recmetrics before"):  # warm-up: numba's kernels
+            if name in commands:
+                timed(commands[name], envs.get(name), folder)
         results = {name: [] for name in commands}
         printed = {}
         for _ in range(args.repeat):
             for name, command in commands.items():
-                seconds, mb, out, load = timed(command)
-                results[name].append({"seconds": seconds, "peak_mb": mb, "load": load})
+                seconds, cpu, mb, out, load = timed(command, envs.get(name), folder)
+                results[name].append({"seconds": seconds, "cpu": cpu, "peak_mb": mb, "load": load})
                 printed[name] = values(out)
-    print(f"{'':18} {'best s':>8} {'median s':>9} {'peak MB':>8}  load (1 min) per run")
+    print(f"{'':18} {'best s':>8} {'median s':>9} {'CPU s':>6} {'peak MB':>8}  load per run")
     for name, runs in results.items():
         s = [r["seconds"] for r in runs]
         print(
-            f"{name:18} {min(s):8.2f} {np.median(s):9.2f} "
+            f"{name:18} {min(s):8.2f} {np.median(s):9.2f} {min(r['cpu'] for r in runs):6.2f} "
             f"{max(r['peak_mb'] for r in runs):8.0f}  " + " ".join(f"{r['load']:.1f}" for r in runs)
         )
     ours, peer = printed["recmetrics"], printed["pytrec_eval"]
