@@ -299,6 +299,15 @@ if HAVE_NUMBA:
         return out
 
     @numba.njit(cache=True, nogil=True)
+    def _line_ends(buf):  # pragma: no cover
+        # the bytes \n and \r: at least the number of lines less one
+        n = 0
+        for i in range(buf.shape[0]):
+            c = buf[i]
+            n += (c == 10) | (c == 13)
+        return n
+
+    @numba.njit(cache=True, nogil=True)
     def _repeats(users, items, n_users, n_items):  # pragma: no cover
         # whether a (user, item) pair occurs twice: per run of one user's rows, the
         # items seen in the run; a user met again after its run is checked in full
@@ -463,7 +472,7 @@ def read_fast(p, fields, kinds, compression, progress):
     except Exception:  # the general reader names what is wrong with the file
         return None
     start = 3 if buf[:3].tobytes() == b"\xef\xbb\xbf" else 0
-    n_max = int(np.count_nonzero(buf == 10)) + int(np.count_nonzero(buf == 13)) + 1
+    n_max = _line_ends(buf) + 1
     status, n, codes, ints, floats, slow, ids = _scan_all(buf, start, kinds, n_max)
     if status == 1 or n == 0:  # n == 0: the general reader gives the empty frame
         return None
@@ -503,9 +512,9 @@ def read_fast(p, fields, kinds, compression, progress):
             column = strings[slots[j]].take(pa.array(codes[slots[j], :n]))
             out[names[j]] = pd.array(column, dtype=dtype)
         elif kind == INT:
-            out[names[j]] = ints[slots[j], :n].copy()
+            out[names[j]] = ints[slots[j], :n]  # a view: the rows beyond n are few
         elif kind == FLOAT:
-            out[names[j]] = floats[slots[j], :n].copy()
+            out[names[j]] = floats[slots[j], :n]
     return out
 
 
