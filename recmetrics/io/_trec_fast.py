@@ -467,6 +467,12 @@ def read_fast(p, fields, kinds, compression, progress):
         import pyarrow as pa
     except ImportError:  # pragma: no cover - pinned beside pandas
         return None
+    import pandas as pd
+
+    # the ids' dtype of the general reader (astype(str)): pandas' strings in Arrow
+    dtype = pd.Series(["a"]).astype(str).dtype
+    if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return None
     try:
         buf = _read_all(p, compression, progress)
     except Exception:  # the general reader names what is wrong with the file
@@ -503,9 +509,6 @@ def read_fast(p, fields, kinds, compression, progress):
             pa.LargeStringArray.from_buffers(k, pa.py_buffer(offsets), pa.py_buffer(data))
         )
     del buf
-    import pandas as pd
-
-    dtype = pd.StringDtype("pyarrow", na_value=np.nan)
     out = {}
     for j, kind in enumerate(kinds):
         if kind == ID:
