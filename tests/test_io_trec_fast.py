@@ -219,3 +219,13 @@ def test_errors_name_the_line_after_the_hand_over(tmp_path):
     path.write_text("q1 0 d1 1\n\nq1 0 d2 1 extra\n")
     with pytest.raises(ValueError, match=r"qrels.txt, line 3: expected 4 fields"):
         io.read_trec_qrels(path)
+
+
+def test_an_id_longer_than_the_arena(tmp_path, monkeypatch):
+    """One id of 3 MB: the arena grows to hold it at once."""
+    path = tmp_path / "qrels"
+    path.write_text(f"q1 0 {'x' * (3 << 20)} 1\nq1 0 d 0\nq2 0 d 2\n")
+    assert _fast_taken(path, "qrels")
+    fast = io.read_trec_qrels(path)
+    _same(fast, _general(io.read_trec_qrels, path, monkeypatch))
+    assert fast["item"].str.len().tolist() == [3 << 20, 1, 1]

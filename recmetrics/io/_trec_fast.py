@@ -125,12 +125,12 @@ if HAVE_NUMBA:
         return True, -v if neg else v
 
     @numba.njit(cache=True, nogil=True)
-    def _same2(a, idn, s1, n1, buf, s2, n2):  # pragma: no cover
-        # whether a[idn, s1:s1 + n1] holds the bytes buf[s2:s2 + n2]
+    def _same2(a, s1, n1, buf, s2, n2):  # pragma: no cover
+        # whether a[s1:s1 + n1] holds the bytes buf[s2:s2 + n2]
         if n1 != n2:
             return False
         for k in range(n1):
-            if a[idn, s1 + k] != buf[s2 + k]:
+            if a[s1 + k] != buf[s2 + k]:
                 return False
         return True
 
@@ -142,12 +142,15 @@ if HAVE_NUMBA:
         (done), 1 (fall back) or 3 (an array of ``ids`` is full: grow it, then
         call again; the line is read again).
 
-        ``ids = (table, d_start, d_len, n_distinct, last, arena, a_used)``: per id
-        field, a hash table of the distinct ids, their place and length in the
-        arena (their bytes, one after the other, small enough to be compared in
-        cache), their number, and the code of the previous row.
+        ``ids = (table, d_start, d_len, d_field, d_code, n_distinct, last, arena)``:
+        one hash table of the distinct ids of every id field (the field is part
+        of the key), each distinct id's place and length in the arena (their
+        bytes, one after the other, small enough to be compared in cache), its
+        field and its code in the field; the number of distinct ids per field,
+        and the distinct id of each field's previous row. ``state[4]`` and
+        ``state[5]`` count the distinct ids and the arena's bytes in use.
         """
-        table, d_start, d_len, n_distinct, last, arena, a_used = ids
+        table, d_start, d_len, d_field, d_code, n_distinct, last, arena = ids
         n_fields = kinds.shape[0]
         pow10 = np.empty(23, dtype=np.float64)
         pow10[0] = 1.0
@@ -167,12 +170,13 @@ if HAVE_NUMBA:
         cls[9] = 1
         cls[10] = 2
         cls[13] = 2
-        size = table.shape[1]
-        room = d_start.shape[1]
-        a_room = arena.shape[1]
+        size = table.shape[0]
+        room = d_start.shape[0]
+        a_room = arena.shape[0]
         s_room = slow.shape[1]
         n = buf.shape[0]
         pos, row, n_slow, high = state[0], state[1], state[2], state[3]
+        n_all, a_used = state[4], state[5]
         status = 0
         while pos < n:
             line = pos
@@ -221,34 +225,38 @@ if HAVE_NUMBA:
                     idn = slot[j]
                     ln = e - s
                     p = last[idn]
-                    if p >= 0 and _same2(arena, idn, d_start[idn, p], d_len[idn, p], buf, s, ln):
-                        codes[idn, row] = p
+                    if p >= 0 and _same2(arena, d_start[p], d_len[p], buf, s, ln):
+                        codes[idn, row] = d_code[p]
                         continue
-                    h = np.uint64(14695981039346656037)
+                    h = np.uint64(14695981039346656037) ^ np.uint64(idn)
                     for k in range(s, e):
                         h = (h ^ np.uint64(buf[k])) * np.uint64(1099511628211)
                     at = np.int64(h & np.uint64(size - 1))
                     while True:
-                        q = table[idn, at]
+                        q = table[at]
                         if q < 0:
-                            q = n_distinct[idn]
-                            if q == room or a_used[idn] + ln > a_room or 2 * (q + 1) > size:
+                            q = n_all
+                            if q == room or a_used + ln > a_room or 2 * (q + 1) > size:
+                                state[6] = a_used + ln  # the arena's bytes needed
                                 status = 3
                                 break
-                            d_start[idn, q] = a_used[idn]
-                            d_len[idn, q] = ln
+                            d_start[q] = a_used
+                            d_len[q] = ln
+                            d_field[q] = idn
+                            d_code[q] = n_distinct[idn]
                             for k in range(ln):
-                                arena[idn, a_used[idn] + k] = buf[s + k]
-                            a_used[idn] += ln
-                            n_distinct[idn] = q + 1
-                            table[idn, at] = q
+                                arena[a_used + k] = buf[s + k]
+                            a_used += ln
+                            n_distinct[idn] += 1
+                            n_all += 1
+                            table[at] = q
                             break
-                        if _same2(arena, idn, d_start[idn, q], d_len[idn, q], buf, s, ln):
+                        if d_field[q] == idn and _same2(arena, d_start[q], d_len[q], buf, s, ln):
                             break
                         at = (at + 1) & (size - 1)
                     if status != 0:
                         break
-                    codes[idn, row] = q
+                    codes[idn, row] = d_code[q]
                     last[idn] = q
                 elif kind == 2:
                     ok, v = _int_of(buf, s, e)
@@ -279,24 +287,33 @@ if HAVE_NUMBA:
             n_slow += n_new
             row += 1
         state[0], state[1], state[2], state[3] = pos, row, n_slow, high
+        state[4], state[5] = n_all, a_used
         return status
 
     @numba.njit(cache=True, nogil=True)
-    def _grown(arena, table, d_start, d_len, n_distinct):  # pragma: no cover
-        # the ids hashed again into the (larger, empty) tables
-        size = table.shape[1]
-        out = table
-        out[:] = -1
-        for idn in range(table.shape[0]):
-            for q in range(n_distinct[idn]):
-                h = np.uint64(14695981039346656037)
-                for k in range(d_start[idn, q], d_start[idn, q] + d_len[idn, q]):
-                    h = (h ^ np.uint64(arena[idn, k])) * np.uint64(1099511628211)
-                slot = np.int64(h & np.uint64(size - 1))
-                while out[idn, slot] >= 0:
-                    slot = (slot + 1) & (size - 1)
-                out[idn, slot] = q
-        return out
+    def _grown(arena, size, d_start, d_len, d_field, n_all):  # pragma: no cover
+        # a hash table of ``size`` slots holding the ``n_all`` distinct ids
+        table = np.full(size, -1, dtype=np.int64)
+        for q in range(n_all):
+            h = np.uint64(14695981039346656037) ^ np.uint64(d_field[q])
+            for k in range(d_start[q], d_start[q] + d_len[q]):
+                h = (h ^ np.uint64(arena[k])) * np.uint64(1099511628211)
+            at = np.int64(h & np.uint64(size - 1))
+            while table[at] >= 0:
+                at = (at + 1) & (size - 1)
+            table[at] = q
+        return table
+
+    @numba.njit(cache=True, nogil=True)
+    def _gather(arena, starts, lengths):  # pragma: no cover
+        # the bytes of the given distinct ids, one after the other, and their offsets
+        offsets = np.zeros(starts.shape[0] + 1, dtype=np.int64)
+        for q in range(starts.shape[0]):
+            offsets[q + 1] = offsets[q] + lengths[q]
+        data = np.empty(offsets[-1], dtype=np.uint8)
+        for q in range(starts.shape[0]):
+            data[offsets[q] : offsets[q + 1]] = arena[starts[q] : starts[q] + lengths[q]]
+        return offsets, data
 
     @numba.njit(cache=True, nogil=True)
     def _line_ends(buf):  # pragma: no cover
@@ -410,12 +427,17 @@ def _slots(kinds):
     return np.array(slots, dtype=np.int64), seen
 
 
-def _wider(a, fill=None):
-    """A 2-d array with twice the columns, the first ones copied (the rest ``fill``)."""
+def _wider(a):
+    """A 2-d array with twice the columns, the first ones copied."""
     out = np.empty((a.shape[0], 2 * a.shape[1]), dtype=a.dtype)
-    if fill is not None:
-        out[:, a.shape[1] :] = fill
     out[:, : a.shape[1]] = a
+    return out
+
+
+def _longer(a, used, at_least=0):
+    """A 1-d array twice as long (or ``at_least``), its first ``used`` values copied."""
+    out = np.empty(max(2 * a.shape[0], at_least), dtype=a.dtype)
+    out[:used] = a[:used]
     return out
 
 
@@ -428,29 +450,36 @@ def _scan_all(buf, start, kinds, n_max):
     ints = np.empty((count[INT], n_max), dtype=np.int64)
     floats = np.empty((count[FLOAT], n_max), dtype=np.float64)
     slow = np.empty((4, 1024), dtype=np.int64)  # numbers for float(): (slot, row, start, end)
-    table = np.full((n_ids, 1 << 12), -1, dtype=np.int64)
-    d_start = np.empty((n_ids, 1 << 11), dtype=np.int64)
-    d_len = np.empty((n_ids, 1 << 11), dtype=np.int64)
+    table = np.full(1 << 12, -1, dtype=np.int64)
+    d_start = np.empty(1 << 11, dtype=np.int64)
+    d_len = np.empty(1 << 11, dtype=np.int64)
+    d_field = np.empty(1 << 11, dtype=np.int64)
+    d_code = np.empty(1 << 11, dtype=np.int64)
     n_distinct = np.zeros(n_ids, dtype=np.int64)
     last = np.full(n_ids, -1, dtype=np.int64)
-    arena = np.empty((n_ids, 1 << 16), dtype=np.uint8)
-    a_used = np.zeros(n_ids, dtype=np.int64)
-    state = np.array([start, 0, 0, 0], dtype=np.int64)
+    arena = np.empty(1 << 16, dtype=np.uint8)
+    # byte, row, numbers for float(), beyond ASCII, distinct ids, arena bytes in use
+    # and the arena's bytes needed when it was full
+    state = np.array([start, 0, 0, 0, 0, 0, 0], dtype=np.int64)
     while True:
-        ids = (table, d_start, d_len, n_distinct, last, arena, a_used)
+        ids = (table, d_start, d_len, d_field, d_code, n_distinct, last, arena)
         status = _scan(buf, kinds, slot, state, codes, ints, floats, slow, ids)
         if status != 3:
             break
-        if (n_distinct >= d_start.shape[1] - 1).any():
-            d_start, d_len = _wider(d_start), _wider(d_len)
-        if (a_used + (1 << 20) > arena.shape[1]).any() or (a_used > arena.shape[1] // 2).any():
-            arena = _wider(arena)
-        if (4 * (n_distinct + 1) > table.shape[1]).any():
-            table = _grown(arena, _wider(table, -1), d_start, d_len, n_distinct)
+        n_all, a_used = int(state[4]), int(state[5])
+        if n_all >= d_start.shape[0] - 1:
+            d_start, d_len, d_field, d_code = (
+                _longer(a, n_all) for a in (d_start, d_len, d_field, d_code)
+            )
+        if state[6] > arena.shape[0] or a_used > arena.shape[0] // 2:
+            arena = _longer(arena, a_used, int(state[6]))
+        if 4 * (n_all + 1) > table.shape[0]:
+            table = _grown(arena, 2 * table.shape[0], d_start, d_len, d_field, n_all)
         if state[2] + kinds.shape[0] >= slow.shape[1]:
             slow = _wider(slow)
     n, n_slow, high = int(state[1]), int(state[2]), bool(state[3])
-    ids = (table, d_start, d_len, n_distinct, last, arena, a_used, high)
+    n_all = int(state[4])
+    ids = (d_start[:n_all], d_len[:n_all], d_field[:n_all], n_distinct, arena, high)
     return status, n, codes, ints, floats, slow[:, :n_slow], ids
 
 
@@ -487,7 +516,7 @@ def read_fast(p, fields, kinds, compression, progress):
             buf[start:].tobytes().decode("utf-8")
         except UnicodeDecodeError:
             return None
-    table, d_start, d_len, n_distinct, last, arena, a_used, _ = ids
+    d_start, d_len, d_field, n_distinct, arena, _ = ids
     slots, _ = _slots(kinds)
     for f, row, s, e in slow.T.tolist():
         floats[f, row] = float(buf[s:e].tobytes())
@@ -500,13 +529,12 @@ def read_fast(p, fields, kinds, compression, progress):
             return None
     strings = []
     for idn in range(codes.shape[0]):
-        k = int(n_distinct[idn])
-        offsets = np.empty(k + 1, dtype=np.int64)
-        offsets[:k] = d_start[idn, :k]
-        offsets[k] = a_used[idn]
-        data = arena[idn, : a_used[idn]]
+        mine = d_field == idn  # in the order of their codes
+        offsets, data = _gather(arena, d_start[mine], d_len[mine])
         strings.append(
-            pa.LargeStringArray.from_buffers(k, pa.py_buffer(offsets), pa.py_buffer(data))
+            pa.LargeStringArray.from_buffers(
+                int(n_distinct[idn]), pa.py_buffer(offsets), pa.py_buffer(data)
+            )
         )
     del buf
     out = {}
