@@ -20,8 +20,12 @@ in the same minutes, each ``--repeat`` times, in a fresh process:
 Wall time and peak memory (maximum resident set size) come from
 ``/usr/bin/time -v``; the load average is taken before each run. The
 numbers printed by recmetrics are checked against pytrec_eval's (rounded
-to the 4 digits both print). The first recmetrics run is a warm-up (numba
-loads or compiles its kernels) and is not counted. Not part of the test
+to the 4 digits both print). The package's byte code is written first, as
+an installation does (with ``PYTHONDONTWRITEBYTECODE`` set, every run would
+compile its sources again), and the first recmetrics run is a warm-up
+(numba loads or compiles its kernels), not counted. Run it from a worktree
+with ``PYTHONPATH=$PWD`` to time that tree; ``--before DIR`` times another
+(``git archive main | tar -x -C DIR``) in the same minutes. Not part of the test
 suite; prints a table (``--json FILE`` also writes the results).
 
     .venv/bin/python benchmarks/bench_trec_files.py [--quick] [--trec-eval /tmp/te/trec_eval]
@@ -44,6 +48,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import cpu_model  # noqa: E402
 
 MEASURES = ["map", "P_10", "ndcg_cut_10", "recip_rank"]
+BYTECODE = (
+    "import compileall, os, recmetrics; "
+    "compileall.compile_dir(os.path.dirname(recmetrics.__file__), quiet=1)"
+)
 PEER = """
 import sys, pytrec_eval
 with open(sys.argv[1]) as f:
@@ -166,8 +174,11 @@ def main(argv=None):
         if args.before:
             commands["recmetrics before"] = commands["recmetrics"]
             envs["recmetrics before"] = dict(os.environ, PYTHONPATH=args.before)
-        for name in ("recmetrics", "recmetrics before"):  # warm-up: numba's kernels
+        for name in ("recmetrics", "recmetrics before"):
             if name in commands:
+                # as installed: byte code written (PYTHONDONTWRITEBYTECODE would have every
+                # run compile the package's sources), numba's kernels loaded or compiled
+                subprocess.run([python, "-c", BYTECODE], env=envs.get(name), cwd=folder, check=True)
                 timed(commands[name], envs.get(name), folder)
         results = {name: [] for name in commands}
         printed = {}
