@@ -229,3 +229,16 @@ def test_an_id_longer_than_the_arena(tmp_path, monkeypatch):
     fast = io.read_trec_qrels(path)
     _same(fast, _general(io.read_trec_qrels, path, monkeypatch))
     assert fast["item"].str.len().tolist() == [3 << 20, 1, 1]
+
+
+def test_a_mapped_file_leaves_nothing_behind(tmp_path, capsys):
+    """The frame owns its data: the file can be rewritten once read; the bar shows its bytes."""
+    path = tmp_path / "run"
+    text = "".join(f"q{i % 5} Q0 d{i} {i + 1} 0.{i:03d} t\n" for i in range(400))
+    path.write_text(text)
+    assert _fast_taken(path, "run")
+    run = io.read_trec_run(path, progress=True)
+    assert "100%" in capsys.readouterr().err  # the bar reached the file's size
+    path.write_text(text.replace("d", "x").replace("0.", "9."))
+    assert run["item"].tolist() == [f"d{i}" for i in range(400)]
+    assert run["score"].tolist() == [float(f"0.{i:03d}") for i in range(400)]
