@@ -1,8 +1,9 @@
 """The fast path of the TREC readers: one compiled pass over the bytes of a well-formed file.
 
-:func:`read_fast` reads the whole (decompressed) file into one byte array
-and tokenizes it with numba, by the rules of pandas' C parser that the
-general reader (:func:`recmetrics.io.trec._read_fields`) uses: fields are
+:func:`read_fast` maps the file into memory (a compressed one is read,
+decompressed, into one byte array) and tokenizes it with numba, by the
+rules of pandas' C parser that the general reader
+(:func:`recmetrics.io.trec._read_fields`) uses: fields are
 separated by runs of spaces and tabs (leading and trailing ones ignored),
 lines end in ``\\n``, ``\\r\\n`` or ``\\r``, lines of whitespace only are
 skipped, a UTF-8 byte order mark at the start is skipped, and ``#`` is an
@@ -13,7 +14,10 @@ integers and decimal numbers are parsed in the pass too: an integer of at
 most 15 digits exactly, a decimal number of at most 19 significant digits
 and a power of ten up to 22 by one correctly rounded multiplication or
 division (Clinger's fast path), and any other decimal number by Python's
-:class:`float` (correctly rounded, as pandas' ``to_numeric``).
+:class:`float` (correctly rounded, as pandas' ``to_numeric``). A repeated
+(query, document) pair is looked for in the codes, one run of a query's
+lines at a time. Memory: the file's bytes (the system's cache of the file,
+for a mapped one), the parsed rows, and the frame.
 
 It returns None, and the caller takes the general reader, whenever the
 file is not plainly well formed: a line with the wrong number of fields, a
@@ -23,7 +27,8 @@ text that is not UTF-8, a file that cannot be read or decompressed. The
 general reader then reads the file again and raises its own error naming
 the file and the line (or accepts the odd spelling), so that every error
 and every value is the same as without this module; without numba or
-pyarrow the general reader is the only one.
+pyarrow the general reader is the only one. (As for any mapped file, a
+file truncated by another process while it is read ends the process.)
 """
 
 from __future__ import annotations
