@@ -17,9 +17,17 @@ import pandas as pd
 import pytest
 
 from recmetrics import io
+from recmetrics._kernels import _dispatch
 from recmetrics.io import _trec_fast, trec
 
 pytestmark = pytest.mark.skipif(not _trec_fast.HAVE_NUMBA, reason="the fast path needs numba")
+
+
+@pytest.fixture(autouse=True)
+def _small_files_compiled(monkeypatch):
+    """Small files take the fast path even before its kernels are in numba's cache."""
+    monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", False)
+
 
 READERS = {"qrels": io.read_trec_qrels, "run": io.read_trec_run}
 
@@ -242,3 +250,17 @@ def test_a_mapped_file_leaves_nothing_behind(tmp_path, capsys):
     path.write_text(text.replace("d", "x").replace("0.", "9."))
     assert run["item"].tolist() == [f"d{i}" for i in range(400)]
     assert run["score"].tolist() == [float(f"0.{i:03d}") for i in range(400)]
+
+
+def test_small_files_wait_for_the_compiled_kernels(tmp_path, monkeypatch):
+    """Below _SMALL_BYTES, pandas' parser reads a file until the kernels are compiled."""
+    path = tmp_path / "qrels"
+    path.write_text("q1 0 d1 1\n")
+    monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", True)
+    monkeypatch.setattr(_dispatch, "_ready", lambda kernel, args: False)
+    assert not _fast_taken(path, "qrels")
+    monkeypatch.setattr(_trec_fast, "_SMALL_BYTES", 4)
+    assert _fast_taken(path, "qrels")  # a large file: compiled if need be
+    monkeypatch.setattr(_dispatch, "_ready", lambda kernel, args: True)
+    monkeypatch.setattr(_trec_fast, "_SMALL_BYTES", 1 << 22)
+    assert _fast_taken(path, "qrels")

@@ -35,11 +35,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._kernels import _dispatch
 from .._kernels._dispatch import HAVE_NUMBA, numba
+from ._bytes import _read_all
 
 # what each field of a line is: skipped, an id (coded), an integer, a decimal number
 SKIP, ID, INT, FLOAT = 0, 1, 2, 3
-_READ_BLOCK = 1 << 24  # bytes per read (the progress bar moves per block)
+# A smaller file (on disk) takes the fast path only once its kernels are compiled
+# (numba's cache): compiling them takes longer than pandas' parser on it (about
+# 0.3 s for 100,000 lines). As recmetrics._kernels' small inputs do; off in tests
+# with _dispatch._SMALL_TO_NUMPY = False.
+_SMALL_BYTES = 1 << 22
 
 if HAVE_NUMBA:
 
@@ -353,97 +359,6 @@ if HAVE_NUMBA:
         return False, True
 
 
-def _read_all(p, compression, progress):
-    """The file's (decompressed) bytes in a writable uint8 array."""
-    import contextlib
-
-    size = p.stat().st_size
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=size, desc=p.name, unit="B", unit_scale=True)
-    if compression is None and size > 0:
-        with open(p, "rb") as raw, bar if bar is not None else contextlib.nullcontext():
-            arr = _mapped(raw)
-            if bar is not None:
-                bar.update(size)
-            return arr
-    with open(p, "rb") as raw, bar if bar is not None else contextlib.nullcontext():
-        counted = raw if bar is None else _Counted(raw, bar)
-        stream = counted if compression is None else _decompressing(counted, compression)
-        cap = size + 1 if compression is None else 4 * size + (1 << 16)
-        arr = np.empty(cap, dtype=np.uint8)
-        pos = 0
-        while True:
-            if pos == arr.shape[0]:
-                grown = np.empty(2 * arr.shape[0], dtype=np.uint8)
-                grown[:pos] = arr
-                arr = grown
-            got = stream.readinto(memoryview(arr)[pos : pos + _READ_BLOCK])
-            if not got:
-                break
-            pos += got
-    return arr[:pos]
-
-
-def _mapped(raw):
-    """The bytes of an uncompressed file, mapped (copy on write: writable, never written).
-
-    No copy and no zeroed memory: the pages are the operating system's cache
-    of the file, all mapped at once where it allows (``MAP_POPULATE``).
-    """
-    import mmap
-
-    if hasattr(mmap, "MAP_PRIVATE"):
-        flags = mmap.MAP_PRIVATE | getattr(mmap, "MAP_POPULATE", 0)
-        mapped = mmap.mmap(raw.fileno(), 0, flags=flags, prot=mmap.PROT_READ | mmap.PROT_WRITE)
-    else:  # pragma: no cover - Windows
-        mapped = mmap.mmap(raw.fileno(), 0, access=mmap.ACCESS_COPY)
-    return np.frombuffer(mapped, dtype=np.uint8)
-
-
-def _decompressing(raw, compression):
-    """A binary reader of the decompressed bytes of ``raw``."""
-    if compression == "gzip":
-        import gzip
-
-        return gzip.GzipFile(fileobj=raw, mode="rb")
-    if compression == "bz2":
-        import bz2
-
-        return bz2.BZ2File(raw, mode="rb")
-    if compression == "xz":
-        import lzma
-
-        return lzma.LZMAFile(raw, mode="rb")
-    import io
-
-    import zstandard
-
-    return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw))
-
-
-class _Counted:
-    """A binary file whose reads move a progress bar (over the bytes on disk)."""
-
-    def __init__(self, raw, bar):
-        self.raw, self.bar = raw, bar
-
-    def read(self, n=-1):
-        data = self.raw.read(n)
-        self.bar.update(len(data))
-        return data
-
-    def readinto(self, b):
-        got = self.raw.readinto(b)
-        self.bar.update(got or 0)
-        return got
-
-    def __getattr__(self, name):
-        return getattr(self.raw, name)
-
-
 def _slots(kinds):
     """Each field's row in the arrays of its kind."""
     seen = [0, 0, 0, 0]
@@ -468,8 +383,17 @@ def _longer(a, used, at_least=0):
     return out
 
 
-def _scan_all(buf, start, kinds, n_max):
-    """:func:`_scan` over the whole file, growing its arrays as it needs."""
+def _worth_it(size):
+    """Whether to take the fast path for a file of ``size`` bytes (announcing a compilation)."""
+    if size < _SMALL_BYTES and _dispatch._SMALL_TO_NUMPY:
+        return _dispatch._ready(_scan, _scan_args(np.zeros(1, dtype=np.uint8), [ID], 1, 0))
+    if not _dispatch._ready(_scan, _scan_args(np.zeros(1, dtype=np.uint8), [ID], 1, 0)):
+        _dispatch._announce_compile()
+    return True
+
+
+def _scan_args(buf, kinds, n_max, start):
+    """The arguments of :func:`_scan` at the start of the file."""
     kinds = np.asarray(kinds, dtype=np.int64)
     slot, count = _slots(kinds)
     n_ids = count[ID]
@@ -488,6 +412,15 @@ def _scan_all(buf, start, kinds, n_max):
     # byte, row, numbers for float(), beyond ASCII, distinct ids, arena bytes in use
     # and the arena's bytes needed when it was full
     state = np.array([start, 0, 0, 0, 0, 0, 0], dtype=np.int64)
+    ids = (table, d_start, d_len, d_field, d_code, n_distinct, last, arena)
+    return buf, kinds, slot, state, codes, ints, floats, slow, ids
+
+
+def _scan_all(buf, start, kinds, n_max):
+    """:func:`_scan` over the whole file, growing its arrays as it needs."""
+    args = _scan_args(buf, kinds, n_max, start)
+    _, kinds, slot, state, codes, ints, floats, slow, ids = args
+    table, d_start, d_len, d_field, d_code, n_distinct, last, arena = ids
     while True:
         ids = (table, d_start, d_len, d_field, d_code, n_distinct, last, arena)
         status = _scan(buf, kinds, slot, state, codes, ints, floats, slow, ids)
@@ -530,6 +463,8 @@ def read_fast(p, fields, kinds, compression, progress):
     if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
         return None
     try:
+        if not _worth_it(p.stat().st_size):
+            return None
         buf = _read_all(p, compression, progress)
     except Exception:  # the general reader names what is wrong with the file
         return None
