@@ -121,3 +121,12 @@ def test_a_relevance_column_that_is_not_numeric_raises():
     bad = TRUTH.assign(relevance=["high", "none", "low", "none", "pooled"])
     with pytest.raises(TypeError, match="'relevance' must hold numbers"):
         rm.evaluate(bad, RUN, ["ndcg@10"])
+
+
+def test_write_trec_qrels_reads_the_relevance_column_by_default(tmp_path):
+    truth = pd.DataFrame({"user": [1, 1, 2], "item": ["a", "b", "c"], "relevance": [2, 0, 1]})
+    path = tmp_path / "qrels"
+    rm.write_trec_qrels(truth, path)
+    assert path.read_text() == "1 0 a 2\n1 0 b 0\n2 0 c 1\n"
+    back = rm.read_trec_qrels(path)
+    assert back["relevance"].tolist() == [2, 0, 1]

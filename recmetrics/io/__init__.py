@@ -6,7 +6,7 @@ file evaluates like any frame::
 
     truth = rm.io.read_trec_qrels("qrels.txt")      # user, item, relevance
     run = rm.io.read_trec_run("run.txt")             # user, item, rank, score, tag
-    rm.evaluate(truth, run, ["ndcg@10"], relevance="relevance", convention="trec_eval")
+    rm.evaluate(truth, run, ["ndcg@10"], convention="trec_eval")  # grades: "relevance"
 
 TREC files are whitespace-separated text, one judgement or one retrieved
 document per line:
@@ -21,8 +21,11 @@ document per line:
 Query and document ids stay strings (``"007"`` is not ``"7"``), as trec_eval
 compares them. A malformed line (wrong number of fields, a relevance that is
 not an integer, a score that is not a number, a document listed twice for a
-query) raises ``ValueError`` naming the file and the line. Files are read in
-chunks by pandas' C parser, with a progress bar over the bytes read
+query) raises ``ValueError`` naming the file and the line. A large
+well-formed TREC file is read by one compiled pass over its bytes
+(:mod:`._trec_fast`); anything else, and any file that pass does not accept
+as plainly well formed, is read in chunks by pandas' C parser, which also
+gives the errors. A progress bar follows the bytes read
 (``progress=True``); files ending in ``.gz``, ``.bz2``, ``.xz`` or ``.zst``
 are decompressed on the fly, and a file that cannot be decompressed
 (corrupt, truncated, or not compressed at all) raises ``ValueError`` naming

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._validation import MAX_EXACT_INT, check_bool, check_k
+from .._validation import MAX_EXACT_INT, check_bool, check_k, truth_relevance
 from . import _trec_fast
 from ._files import (
     _cannot_read,
@@ -390,7 +390,9 @@ def write_trec_qrels(truth, path, *, user="user", item="item", relevance=None):
     relevance : str, optional
         Column of integer grades (a bool, integer or float dtype holding
         finite integers below 2**53 in magnitude, as the reader takes
-        them); default: every row has grade 1.
+        them); default: the column ``'relevance'`` when ``truth`` has
+        one (what :func:`read_trec_qrels` returns), else every row has
+        grade 1.
 
     Raises
     ------
@@ -416,6 +418,7 @@ def write_trec_qrels(truth, path, *, user="user", item="item", relevance=None):
     ...
     ValueError: truth column 'g' must hold integer grades below 2**53 in magnitude, got inf in row 0
     """
+    relevance = truth_relevance(truth, relevance)
     _columns(truth, {"user": user, "item": item, "relevance": relevance}, "truth")
     target = _target(path)
     grades = (
