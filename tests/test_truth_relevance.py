@@ -130,3 +130,14 @@ def test_write_trec_qrels_reads_the_relevance_column_by_default(tmp_path):
     assert path.read_text() == "1 0 a 2\n1 0 b 0\n2 0 c 1\n"
     back = rm.read_trec_qrels(path)
     assert back["relevance"].tolist() == [2, 0, 1]
+
+
+def test_serendipity_reads_the_relevance_column_of_a_truth_frame():
+    train = pd.DataFrame({"user": [1, 2, 3], "item": ["a", "a", "b"]})
+    graded = pd.DataFrame({"user": [0, 0], "item": ["a", "c"], "relevance": [1, 0]})
+    kw = dict(popularity=train, n_primitive=1)
+    # c is unexpected but judged non-relevant (grade 0): no serendipity
+    assert rm.beyond.serendipity([["a", "c"]], graded, **kw) == 0.0
+    assert rm.beyond.serendipity([["a", "c"]], graded[["user", "item"]], **kw) == 0.5
+    with pytest.raises(ValueError, match="numeric grades"):
+        rm.beyond.serendipity([["a", "c"]], graded.assign(relevance=["x", "y"]), **kw)

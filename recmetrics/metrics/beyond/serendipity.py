@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ..._kernels import CHUNK_CELLS
-from ..._validation import check_bool, check_choice, check_k
+from ..._validation import check_bool, check_choice, check_k, truth_relevance
 from ...inputs.lists import _read_lists
 from ._common import _check_n_items
 from ._pieces import _fill_doc
@@ -15,6 +15,17 @@ from ._side import _by_popularity, _counts, _membership, _membership_table, _use
 from .diversity import _Space
 
 __all__ = ["serendipity"]
+
+
+def _relevant_rows(truth):
+    """The relevant rows of a graded truth frame (a ``relevance`` column: grade > 0)."""
+    column = truth_relevance(truth, None) if isinstance(truth, pd.DataFrame) else None
+    if column is None:
+        return truth
+    grades = pd.to_numeric(truth[column], errors="coerce")
+    if grades.isna().any():
+        raise ValueError(f"truth column {column!r} must hold numeric grades")
+    return truth[grades.to_numpy() > 0]
 
 
 @_fill_doc
@@ -63,7 +74,9 @@ def serendipity(
     %(b_recommended)s
     truth : pandas.DataFrame or sequence of collections
         The relevant items of each user: a long DataFrame (``user``,
-        ``item``), or one collection of items per list.
+        ``item``; with a column ``relevance`` of grades, as
+        :func:`~recmetrics.read_trec_qrels` gives, only its rows with a
+        grade > 0 are relevant), or one collection of items per list.
     %(b_k)s
     expectedness : {'popularity', 'history', 'rank'}, optional
         The model of what the user expects; ``None`` means
@@ -126,7 +139,7 @@ def serendipity(
     check_choice(opts["expectedness"], "expectedness", ("popularity", "history", "rank"))
     per_user = check_bool(per_user, "per_user")
     lists = _read_lists(recommended, k, items=items)
-    rel = _membership(lists, truth, "truth", user, item)
+    rel = _membership(lists, _relevant_rows(truth), "truth", user, item)
     if opts["expectedness"] != "rank" and n_items is not None:
         raise TypeError("n_items applies only to expectedness='rank'")
     if opts["expectedness"] == "rank":
