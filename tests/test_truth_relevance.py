@@ -141,3 +141,19 @@ def test_serendipity_reads_the_relevance_column_of_a_truth_frame():
     assert rm.beyond.serendipity([["a", "c"]], graded[["user", "item"]], **kw) == 0.5
     with pytest.raises(ValueError, match="numeric grades"):
         rm.beyond.serendipity([["a", "c"]], graded.assign(relevance=["x", "y"]), **kw)
+
+
+def test_cli_reads_a_table_relevance_column_by_default(tmp_path, capsys):
+    from recmetrics.cli import main
+
+    truth = pd.DataFrame({"user": [1, 1, 2], "item": [10, 11, 12], "relevance": [1, 0, 2]})
+    run = pd.DataFrame({"user": [1, 1, 2], "item": [11, 10, 12], "score": [0.9, 0.5, 0.4]})
+    truth.to_csv(tmp_path / "truth.csv", index=False)
+    run.to_csv(tmp_path / "run.csv", index=False)
+    outs = []
+    for extra in ([], ["--relevance", "relevance"]):
+        main(["evaluate", str(tmp_path / "truth.csv"), str(tmp_path / "run.csv"),
+              "-m", "precision@1", "--format", "json", *extra])  # fmt: skip
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1]
+    assert '"precision@1": 0.5' in outs[0]  # item 11 (grade 0) at the top of user 1

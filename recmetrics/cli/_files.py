@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._validation import truth_relevance
 from ._keyword_options import _KEYWORD_OPTIONS
 
 
@@ -87,6 +88,9 @@ def _read_inputs(truth_path, run_path, args):
         raise ValueError(
             f"{truth_path}: no judgement (an empty file or table); nothing to evaluate"
         )
+    if t_fmt != "trec":
+        # without --relevance, a table's column 'relevance' holds the grades (the one default)
+        relevance = truth_relevance(truth, relevance)
     if t_fmt != "trec" and relevance is not None:
         _table_numbers(truth, relevance, truth_path)
     if r_fmt == "trec":

@@ -191,7 +191,9 @@ def _add_common(p, formats, choices):
     g.add_argument(
         "--rank", type=_name, help="rank column of the run (1 = first), instead of scores"
     )
-    g.add_argument("--relevance", type=_name, help="graded relevance column of the truth")
+    g.add_argument("--relevance", type=_name,
+                   help="graded relevance column of the truth (default: its column "
+                   "'relevance' if it has one)")  # fmt: skip
     k = p.add_argument_group(
         "convention keywords (as in recmetrics.evaluate; default: the package's, or the "
         "--convention's)"
