@@ -17,6 +17,7 @@ from .._kernels import (
     runs_of_equal,
     tie_groups,
 )
+from .._kernels._entries import expected_entries
 from .._validation import (
     MAX_EXACT_INT,
     as_numeric_array,
@@ -462,10 +463,11 @@ def _expected_entries(
     when the entries come grouped by user and none is dropped, one order
     within the users serves both the tie groups here and the Ranking's
     (user, start) order, with no global sort; the tied relevant items are
-    those with equal counts above them (equal scores). The Ranking's arrays
-    are gathered once, in that order, straight from the inputs (the starts
-    of unranked entries set to ``inf`` after the gather): no array of the
-    entries is copied in their input order.
+    those with equal counts above them (equal scores). The compiled
+    :func:`~recmetrics._kernels._entries.expected_entries` writes the
+    Ranking's arrays in that order in one pass; without it they are
+    gathered once, in that order, straight from the inputs (the starts of
+    unranked entries set to ``inf`` after the gather), with the same values.
     """
     nnz = ru.shape[0]
     grouped = row_ptr is not None or not (nnz and np.any(ru[1:] < ru[:-1]))
@@ -488,18 +490,23 @@ def _expected_entries(
             ru, rg, start, equal, group_rel, rel_before, n_users, n_ranked, n_items,
             "expected", depth=depth,
         )  # fmt: skip
-    order, group_rel, rel_before = tie_groups(row_ptr, key)
-    f = lambda x: np.asarray(x, dtype=np.float64)[order]  # noqa: E731
-    start = f(key)  # key = greater, but where the entry is not ranked
-    if unranked.any():
-        start[unranked[order]] = np.inf
+    # the compiled kernel writes the five arrays in place; else tie groups, then gathers
+    rows = expected_entries(row_ptr, key, unranked, rg, equal)
+    if rows is None:
+        order, group_rel, rel_before = tie_groups(row_ptr, key)
+        f = lambda x: np.asarray(x, dtype=np.float64)[order]  # noqa: E731
+        start = f(key)  # key = greater, but where the entry is not ranked
+        if unranked.any():
+            start[unranked[order]] = np.inf
+        rows = f(rg), start, f(equal), group_rel[order], rel_before[order]
+    gain, start, size, group_rel, rel_before = rows
     return Ranking(
         indptr=row_ptr,
-        gain=f(rg),
+        gain=gain,
         start=start,
-        size=f(equal),
-        group_rel=group_rel[order],
-        rel_before=rel_before[order],
+        size=size,
+        group_rel=group_rel,
+        rel_before=rel_before,
         n_ranked=np.asarray(n_ranked, dtype=np.float64),
         n_items=None if n_items is None else np.asarray(n_items, dtype=np.float64),
         ties="expected",

@@ -1,0 +1,121 @@
+"""The arrays of a Ranking under ``ties='expected'``, written in one pass per row.
+
+:func:`expected_entries` does what :func:`~recmetrics._kernels.tie_groups`
+followed by gathering every per-entry array in its order does (the tie
+groups of the relevant entries of score matrices and long data frames), but
+writes each entry's gain, start, tie-group size, relevant items in its group
+and relevant items above it straight to its place in the row's sorted
+order: no order array, no per-entry temporaries in the input order, and no
+gather afterwards (with 5 million entries, six arrays of 40 MB fewer).
+``None`` when the compiled kernel is not to be used (no numba; a small
+input while the kernel is not compiled; a key it cannot sort exactly): the
+caller then takes the NumPy path, with the same results bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._dispatch import HAVE_NUMBA, _compiled, _parallel, numba
+
+if HAVE_NUMBA:
+    from ._sort import _heapsort
+
+    @numba.njit(cache=True, nogil=True)
+    def _place(dst, src, run, before, key, unranked, gain, equal, out):  # pragma: no cover
+        # entry ``src`` of the input goes to place ``dst`` of the Ranking
+        out[0][dst] = gain[src]
+        out[1][dst] = np.inf if unranked[src] else key[src]
+        out[2][dst] = equal[src]
+        out[3][dst] = run
+        out[4][dst] = before
+
+    @numba.njit(parallel=True, cache=True)
+    def _expected_rows(row_ptr, key, unranked, gain, equal, out):  # pragma: no cover
+        # per row, the order of tie_groups (stable by key): rows of 64
+        # entries or fewer are counted (an entry's place is the number of
+        # smaller keys plus the equal keys ahead of it), longer rows heap
+        # sorted by ``key * m + position`` (exact: the caller checks that it
+        # stays below 2**52), then one scan of the runs of equal keys
+        for u in numba.prange(row_ptr.shape[0] - 1):
+            a, b = row_ptr[u], row_ptr[u + 1]
+            m = b - a
+            if m <= 64:
+                for i in range(a, b):
+                    ki = key[i]
+                    lt = eq = ahead = 0
+                    for j in range(a, b):
+                        kj = key[j]
+                        lt += kj < ki
+                        eq += kj == ki
+                        ahead += (kj == ki) & (j < i)
+                    _place(a + lt + ahead, i, eq, lt, key, unranked, gain, equal, out)
+                continue
+            comp = np.empty(m, dtype=np.float64)
+            idx = np.empty(m, dtype=np.int64)
+            for t in range(m):
+                comp[t] = key[a + t] * m + t
+                idx[t] = a + t
+            _heapsort(comp, idx)
+            i = 0
+            while i < m:
+                j = i + 1
+                while j < m and key[idx[j]] == key[idx[i]]:
+                    j += 1
+                for q in range(i, j):
+                    _place(a + q, idx[q], j - i, i, key, unranked, gain, equal, out)
+                i = j
+
+
+def expected_entries(row_ptr, key, unranked, gain, equal):
+    """Gain, start, size, group_rel and rel_before of each entry, in the Ranking's order.
+
+    ``row_ptr`` (int64) delimits the rows (users); within a row the
+    entries are ordered by ``key`` (stable), as ``tie_groups(row_ptr, key)``
+    orders them, and each gets: its ``gain``, its start (``key``, or
+    ``inf`` where ``unranked``), its tie-group size (``equal``), the number
+    of the row's entries with an equal key (group_rel) and with a smaller
+    key (rel_before). Returns the five float64 arrays, or ``None`` when the
+    caller should take the NumPy path (see the module's docstring).
+
+    Examples
+    --------
+    Two rows, ``[2, 0, 0]`` and ``[5]`` (the last entry not ranked):
+
+    >>> from recmetrics._kernels import _dispatch
+    >>> _dispatch._SMALL_TO_NUMPY = False   # compile even for a tiny input
+    >>> rows = expected_entries(
+    ...     np.array([0, 3, 4]), np.array([2.0, 0.0, 0.0, 5.0]),
+    ...     np.array([False, False, False, True]), np.array([1.0, 2.0, 3.0, 1.0]),
+    ...     np.array([1.0, 2.0, 2.0, 1.0]))
+    >>> _dispatch._SMALL_TO_NUMPY = True
+    >>> rows is None or [a.tolist() for a in rows] == [   # None without numba
+    ...     [2.0, 3.0, 1.0, 1.0], [0.0, 0.0, 2.0, np.inf], [2.0, 2.0, 1.0, 1.0],
+    ...     [2.0, 2.0, 1.0, 1.0], [0.0, 0.0, 2.0, 0.0]]
+    True
+    """
+    if not HAVE_NUMBA:
+        return None
+    row_ptr = np.ascontiguousarray(row_ptr, dtype=np.int64)
+    key = np.ascontiguousarray(key, dtype=np.float64)
+    lengths = np.diff(row_ptr)
+    longest = int(lengths.max()) if lengths.size else 0
+    # the heap sort of key * m + position needs whole keys below 2**52 / m
+    if longest > 64 and not (
+        (np.abs(key).max() + 1.0) * (longest + 1.0) < 2.0**52 and not np.any(key % 1.0)
+    ):
+        return None
+    n = key.shape[0]
+    out = tuple(np.empty(n) for _ in range(5))
+    args = (
+        row_ptr,
+        key,
+        np.ascontiguousarray(unranked, dtype=np.bool_),
+        np.ascontiguousarray(gain, dtype=np.float64),
+        np.ascontiguousarray(equal, dtype=np.float64),
+        out,
+    )
+    if not _compiled(_expected_rows, args, n, entries=True):
+        return None
+    _parallel(_expected_rows, *args)
+    return out
