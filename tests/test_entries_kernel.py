@@ -37,14 +37,18 @@ def _rows(seed, max_len, levels):
     row_ptr = np.zeros(lengths.size + 1, dtype=np.int64)
     np.cumsum(lengths, out=row_ptr[1:])
     n = int(row_ptr[-1])
-    key = rng.integers(0, levels, n).astype(float) * 3.0
-    unranked = rng.random(n) < 0.2
+    greater = rng.integers(0, levels, n).astype(float) * 3.0
+    dropped = rng.random(n) < 0.2
+    greater[dropped] = rng.integers(0, 3, int(dropped.sum()))  # not read: the fill is
+    fill = float(3 * levels)
+    unranked = dropped | (rng.random(n) < 0.1)
     gain = rng.integers(1, 4, n).astype(float)
     equal = rng.integers(1, 6, n).astype(float)
-    return row_ptr, key, unranked, gain, equal
+    return row_ptr, greater, dropped, fill, unranked, gain, equal
 
 
-def _numpy_path(row_ptr, key, unranked, gain, equal):
+def _numpy_path(row_ptr, greater, dropped, fill, unranked, gain, equal):
+    key = np.where(dropped, fill, greater)
     order, group_rel, rel_before = tie_groups(row_ptr, key)
     start = key[order]
     start[unranked[order]] = np.inf
@@ -64,14 +68,16 @@ def test_kernel_equals_tie_groups_and_gathers(compiled, seed, max_len, levels):
 
 
 def test_kernel_declines_keys_it_cannot_sort_exactly(compiled):
-    row_ptr, key, unranked, gain, equal = _rows(0, 300, 5)
-    assert E.expected_entries(row_ptr, key + 0.5, unranked, gain, equal) is None
-    assert E.expected_entries(row_ptr, key + 2.0**45, unranked, gain, equal) is None
+    row_ptr, greater, dropped, fill, unranked, gain, equal = _rows(0, 300, 5)
+    rest = (unranked, gain, equal)
+    assert E.expected_entries(row_ptr, greater + 0.5, dropped, fill, *rest) is None
+    assert E.expected_entries(row_ptr, greater + 2.0**45, dropped, fill, *rest) is None
+    assert E.expected_entries(row_ptr, greater, dropped, fill + 0.5, *rest) is None
+    assert E.expected_entries(row_ptr, greater, dropped, fill, *rest) is not None
     # short rows are counted, not sorted: any key will do
     short = np.array([0, 2, 3], dtype=np.int64)
-    out = E.expected_entries(
-        short, np.array([0.5, 0.25, 7.0]), np.zeros(3, bool), *[np.ones(3)] * 2
-    )
+    no = np.zeros(3, bool)
+    out = E.expected_entries(short, np.array([0.5, 0.25, 7.0]), no, 0.0, no, *[np.ones(3)] * 2)
     np.testing.assert_array_equal(out[1], [0.25, 0.5, 7.0])
 
 

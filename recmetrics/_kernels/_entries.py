@@ -22,16 +22,23 @@ if HAVE_NUMBA:
     from ._sort import _heapsort
 
     @numba.njit(cache=True, nogil=True)
-    def _place(dst, src, run, before, key, unranked, gain, equal, out):  # pragma: no cover
-        # entry ``src`` of the input goes to place ``dst`` of the Ranking
+    def _key(i, greater, dropped, fill):  # pragma: no cover
+        # the sort key: the count above, or ``fill`` (after every count) where dropped
+        return fill if dropped[i] else greater[i]
+
+    @numba.njit(cache=True, nogil=True)
+    def _place(dst, src, run, before, ki, unranked, gain, equal, out):  # pragma: no cover
+        # entry ``src`` (key ``ki``) of the input goes to place ``dst`` of the Ranking
         out[0][dst] = gain[src]
-        out[1][dst] = np.inf if unranked[src] else key[src]
+        out[1][dst] = np.inf if unranked[src] else ki
         out[2][dst] = equal[src]
         out[3][dst] = run
         out[4][dst] = before
 
     @numba.njit(parallel=True, cache=True)
-    def _expected_rows(row_ptr, key, unranked, gain, equal, out):  # pragma: no cover
+    def _expected_rows(
+        row_ptr, greater, dropped, fill, unranked, gain, equal, out
+    ):  # pragma: no cover
         # per row, the order of tie_groups (stable by key): rows of 64
         # entries or fewer are counted (an entry's place is the number of
         # smaller keys plus the equal keys ahead of it), longer rows heap
@@ -42,41 +49,44 @@ if HAVE_NUMBA:
             m = b - a
             if m <= 64:
                 for i in range(a, b):
-                    ki = key[i]
+                    ki = _key(i, greater, dropped, fill)
                     lt = eq = ahead = 0
                     for j in range(a, b):
-                        kj = key[j]
+                        kj = _key(j, greater, dropped, fill)
                         lt += kj < ki
                         eq += kj == ki
                         ahead += (kj == ki) & (j < i)
-                    _place(a + lt + ahead, i, eq, lt, key, unranked, gain, equal, out)
+                    _place(a + lt + ahead, i, eq, lt, ki, unranked, gain, equal, out)
                 continue
             comp = np.empty(m, dtype=np.float64)
             idx = np.empty(m, dtype=np.int64)
             for t in range(m):
-                comp[t] = key[a + t] * m + t
+                comp[t] = _key(a + t, greater, dropped, fill) * m + t
                 idx[t] = a + t
             _heapsort(comp, idx)
             i = 0
             while i < m:
                 j = i + 1
-                while j < m and key[idx[j]] == key[idx[i]]:
+                ki = _key(idx[i], greater, dropped, fill)
+                while j < m and _key(idx[j], greater, dropped, fill) == ki:
                     j += 1
                 for q in range(i, j):
-                    _place(a + q, idx[q], j - i, i, key, unranked, gain, equal, out)
+                    _place(a + q, idx[q], j - i, i, ki, unranked, gain, equal, out)
                 i = j
 
 
-def expected_entries(row_ptr, key, unranked, gain, equal):
+def expected_entries(row_ptr, greater, dropped, fill, unranked, gain, equal):
     """Gain, start, size, group_rel and rel_before of each entry, in the Ranking's order.
 
-    ``row_ptr`` (int64) delimits the rows (users); within a row the
-    entries are ordered by ``key`` (stable), as ``tie_groups(row_ptr, key)``
-    orders them, and each gets: its ``gain``, its start (``key``, or
-    ``inf`` where ``unranked``), its tie-group size (``equal``), the number
-    of the row's entries with an equal key (group_rel) and with a smaller
-    key (rel_before). Returns the five float64 arrays, or ``None`` when the
-    caller should take the NumPy path (see the module's docstring).
+    ``row_ptr`` (int64) delimits the rows (users); the key of an entry is
+    ``greater``, or ``fill`` where ``dropped`` (``np.where(dropped, fill,
+    greater)``, never built). Within a row the entries are ordered by key
+    (stable), as ``tie_groups(row_ptr, key)`` orders them, and each gets:
+    its ``gain``, its start (its key, or ``inf`` where ``unranked``), its
+    tie-group size (``equal``), the number of the row's entries with an
+    equal key (group_rel) and with a smaller key (rel_before). Returns the
+    five float64 arrays, or ``None`` when the caller should take the NumPy
+    path (see the module's docstring).
 
     Examples
     --------
@@ -84,10 +94,10 @@ def expected_entries(row_ptr, key, unranked, gain, equal):
 
     >>> from recmetrics._kernels import _dispatch
     >>> _dispatch._SMALL_TO_NUMPY = False   # compile even for a tiny input
+    >>> dropped = np.array([False, False, False, True])
     >>> rows = expected_entries(
-    ...     np.array([0, 3, 4]), np.array([2.0, 0.0, 0.0, 5.0]),
-    ...     np.array([False, False, False, True]), np.array([1.0, 2.0, 3.0, 1.0]),
-    ...     np.array([1.0, 2.0, 2.0, 1.0]))
+    ...     np.array([0, 3, 4]), np.array([2.0, 0.0, 0.0, 0.0]), dropped, 6.0, dropped,
+    ...     np.array([1.0, 2.0, 3.0, 1.0]), np.array([1.0, 2.0, 2.0, 1.0]))
     >>> _dispatch._SMALL_TO_NUMPY = True
     >>> rows is None or [a.tolist() for a in rows] == [   # None without numba
     ...     [2.0, 3.0, 1.0, 1.0], [0.0, 0.0, 2.0, np.inf], [2.0, 2.0, 1.0, 1.0],
@@ -97,19 +107,25 @@ def expected_entries(row_ptr, key, unranked, gain, equal):
     if not HAVE_NUMBA:
         return None
     row_ptr = np.ascontiguousarray(row_ptr, dtype=np.int64)
-    key = np.ascontiguousarray(key, dtype=np.float64)
+    greater = np.ascontiguousarray(greater, dtype=np.float64)
+    fill = float(fill)
     lengths = np.diff(row_ptr)
     longest = int(lengths.max()) if lengths.size else 0
     # the heap sort of key * m + position needs whole keys below 2**52 / m
+    # (checked on every count, dropped or not, and on the fill)
     if longest > 64 and not (
-        (np.abs(key).max() + 1.0) * (longest + 1.0) < 2.0**52 and not np.any(key % 1.0)
+        (max(np.abs(greater).max(initial=0.0), abs(fill)) + 1.0) * (longest + 1.0) < 2.0**52
+        and not np.any(greater % 1.0)
+        and fill % 1.0 == 0.0
     ):
         return None
-    n = key.shape[0]
+    n = greater.shape[0]
     out = tuple(np.empty(n) for _ in range(5))
     args = (
         row_ptr,
-        key,
+        greater,
+        np.ascontiguousarray(dropped, dtype=np.bool_),
+        fill,
         np.ascontiguousarray(unranked, dtype=np.bool_),
         np.ascontiguousarray(gain, dtype=np.float64),
         np.ascontiguousarray(equal, dtype=np.float64),

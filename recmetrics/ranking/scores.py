@@ -474,14 +474,14 @@ def _expected_entries(
     if row_ptr is None:
         row_ptr = np.zeros(n_users + 1, dtype=np.int64)
         np.cumsum(np.bincount(ru, minlength=n_users), out=row_ptr[1:])
-    key = greater
+    fill = None  # the key of a dropped entry: none is dropped
     if grouped and dropped.any():
         # entries dropped only for want of a score (``s = -inf``, below
         # every scored one) are one run after the scored ones: counting
         # them in that run orders and groups them as sorting ``-s`` does
         grouped = deep is None and _only_unscored_dropped(s, dropped)
         if grouped:
-            key = np.where(dropped, np.max(greater, initial=0.0) + 1.0, greater)
+            fill = np.max(greater, initial=0.0) + 1.0
     if not grouped:
         order = np.lexsort((-s, ru))
         group_rel, rel_before = runs_of_equal(ru, s, order, row_ptr)
@@ -491,8 +491,11 @@ def _expected_entries(
             "expected", depth=depth,
         )  # fmt: skip
     # the compiled kernel writes the five arrays in place; else tie groups, then gathers
-    rows = expected_entries(row_ptr, key, unranked, rg, equal)
+    rows = expected_entries(
+        row_ptr, greater, dropped, 0.0 if fill is None else fill, unranked, rg, equal
+    )
     if rows is None:
+        key = greater if fill is None else np.where(dropped, fill, greater)
         order, group_rel, rel_before = tie_groups(row_ptr, key)
         f = lambda x: np.asarray(x, dtype=np.float64)[order]  # noqa: E731
         start = f(key)  # key = greater, but where the entry is not ranked
