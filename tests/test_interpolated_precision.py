@@ -180,3 +180,20 @@ def test_a_hand_built_ranking_with_inconsistent_counts_takes_the_exact_path():
     levels = (0.0, 0.1, 0.2)  # cut 1 (the exact path fails for a cut of 2: no group holds it)
     np.testing.assert_array_equal(ip._iprec_values(r, levels), ip._iprec_exact(r, levels))
     assert ip._iprec_prep(r)["reach"][0] == np.inf
+
+
+def test_a_ranking_with_entries_out_of_rank_order():
+    """Entries of a user not in rank order (a Ranking built by hand): sorted first."""
+    one = np.ones(3)
+    r = Ranking(
+        indptr=np.array([0, 3]),
+        gain=one,
+        start=np.array([5.0, 0.0, 2.0]),  # hits at ranks 6, 1 and 3
+        size=one,
+        group_rel=one,
+        rel_before=np.array([2.0, 0.0, 1.0]),
+        n_ranked=np.array([8.0]),
+    )
+    got = _same(r)
+    assert got[0, ip.RECALL_LEVELS.index(1.0)] == 0.5
+    assert got[0, ip.RECALL_LEVELS.index(0.5)] == 2 / 3
