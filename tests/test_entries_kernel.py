@@ -115,8 +115,8 @@ def test_frames_and_scores_same_ranking_with_and_without_the_kernel(
     calls = []
     kernel = E.expected_entries
 
-    def counted(*args):
-        out = kernel(*args)
+    def counted(*args, **kwargs):
+        out = kernel(*args, **kwargs)
         calls.append(out is not None)
         return out
 
@@ -133,7 +133,7 @@ def test_frames_and_scores_same_ranking_with_and_without_the_kernel(
     monkeypatch.setattr(sc, "expected_entries", counted)
     with_kernel = build()
     assert any(calls)
-    monkeypatch.setattr(sc, "expected_entries", lambda *args: None)
+    monkeypatch.setattr(sc, "expected_entries", lambda *args, **kwargs: None)
     without = build()
     for a, b in zip(with_kernel, without, strict=True):
         for field in FIELDS:
@@ -141,3 +141,32 @@ def test_frames_and_scores_same_ranking_with_and_without_the_kernel(
             assert (x is None) == (y is None), field
             if x is not None:
                 np.testing.assert_array_equal(x, y, err_msg=field)
+
+
+@pytest.mark.parametrize("max_len", [5, 64, 65, 300])
+@pytest.mark.parametrize("seed", range(3))
+def test_kernel_groups_entries_in_any_order_by_user(compiled, seed, max_len):
+    """Entries shuffled across users: as sorting by user (stable), then the grouped kernel."""
+    row_ptr, greater, dropped, fill, unranked, gain, equal = _rows(seed, max_len, 4)
+    user = np.repeat(np.arange(row_ptr.size - 1), np.diff(row_ptr))
+    shuffle = np.random.default_rng(seed).permutation(user.size)
+    args = [x[shuffle] for x in (greater, dropped, unranked, gain, equal)]
+    got = E.expected_entries(row_ptr, args[0], args[1], fill, *args[2:], user=user[shuffle])
+    back = np.argsort(user[shuffle], kind="stable")  # grouped, input order kept within a user
+    want = _numpy_path(row_ptr, args[0][back], args[1][back], fill, *[a[back] for a in args[2:]])
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("ties", ["expected", "optimistic", "pessimistic", "trec_eval"])
+def test_frames_with_shuffled_truth_same_ranking_with_and_without_the_kernel(
+    compiled, monkeypatch, ties
+):
+    """The general path (two global sorts) and the kernel's counting pass agree."""
+    truth, pred = _frames(3, 120)
+    truth = truth.sample(frac=1.0, random_state=5)
+    with_kernel = rm.from_frames(truth, pred, relevance="grade", ties=ties)
+    monkeypatch.setattr(sc, "expected_entries", lambda *args, **kwargs: None)
+    without = rm.from_frames(truth, pred, relevance="grade", ties=ties)
+    for field in FIELDS:
+        np.testing.assert_array_equal(getattr(with_kernel, field), getattr(without, field))

@@ -37,32 +37,36 @@ if HAVE_NUMBA:
 
     @numba.njit(parallel=True, cache=True)
     def _expected_rows(
-        row_ptr, greater, dropped, fill, unranked, gain, equal, out
+        row_ptr, perm, greater, dropped, fill, unranked, gain, equal, out
     ):  # pragma: no cover
         # per row, the order of tie_groups (stable by key): rows of 64
         # entries or fewer are counted (an entry's place is the number of
         # smaller keys plus the equal keys ahead of it), longer rows heap
         # sorted by ``key * m + position`` (exact: the caller checks that it
-        # stays below 2**52), then one scan of the runs of equal keys
+        # stays below 2**52), then one scan of the runs of equal keys. The
+        # entry at position ``t`` of a row is ``perm[t]`` of the inputs
+        # (``t`` itself when ``perm`` is empty: the entries come by row)
+        by_perm = perm.shape[0] > 0
         for u in numba.prange(row_ptr.shape[0] - 1):
             a, b = row_ptr[u], row_ptr[u + 1]
             m = b - a
             if m <= 64:
                 for i in range(a, b):
-                    ki = _key(i, greater, dropped, fill)
+                    si = perm[i] if by_perm else i
+                    ki = _key(si, greater, dropped, fill)
                     lt = eq = ahead = 0
                     for j in range(a, b):
-                        kj = _key(j, greater, dropped, fill)
+                        kj = _key(perm[j] if by_perm else j, greater, dropped, fill)
                         lt += kj < ki
                         eq += kj == ki
                         ahead += (kj == ki) & (j < i)
-                    _place(a + lt + ahead, i, eq, lt, ki, unranked, gain, equal, out)
+                    _place(a + lt + ahead, si, eq, lt, ki, unranked, gain, equal, out)
                 continue
             comp = np.empty(m, dtype=np.float64)
             idx = np.empty(m, dtype=np.int64)
             for t in range(m):
-                comp[t] = _key(a + t, greater, dropped, fill) * m + t
-                idx[t] = a + t
+                idx[t] = perm[a + t] if by_perm else a + t
+                comp[t] = _key(idx[t], greater, dropped, fill) * m + t
             _heapsort(comp, idx)
             i = 0
             while i < m:
@@ -74,8 +78,19 @@ if HAVE_NUMBA:
                     _place(a + q, idx[q], j - i, i, ki, unranked, gain, equal, out)
                 i = j
 
+    @numba.njit(cache=True, nogil=True)
+    def _by_row(user, row_ptr):  # pragma: no cover
+        # the entries' indices grouped by row, in input order within a row
+        # (np.argsort(user, kind="stable")), by one counting pass
+        nxt = row_ptr[:-1].copy()
+        perm = np.empty(user.shape[0], dtype=np.int64)
+        for i in range(user.shape[0]):
+            perm[nxt[user[i]]] = i
+            nxt[user[i]] += 1
+        return perm
 
-def expected_entries(row_ptr, greater, dropped, fill, unranked, gain, equal):
+
+def expected_entries(row_ptr, greater, dropped, fill, unranked, gain, equal, user=None):
     """Gain, start, size, group_rel and rel_before of each entry, in the Ranking's order.
 
     ``row_ptr`` (int64) delimits the rows (users); the key of an entry is
@@ -84,7 +99,10 @@ def expected_entries(row_ptr, greater, dropped, fill, unranked, gain, equal):
     (stable), as ``tie_groups(row_ptr, key)`` orders them, and each gets:
     its ``gain``, its start (its key, or ``inf`` where ``unranked``), its
     tie-group size (``equal``), the number of the row's entries with an
-    equal key (group_rel) and with a smaller key (rel_before). Returns the
+    equal key (group_rel) and with a smaller key (rel_before). The entries
+    come grouped by row (``row_ptr``), or in any order, with their rows in
+    ``user`` (int64): then a row's entries keep their input order among
+    equal keys, as ``np.lexsort((key, user))`` orders them. Returns the
     five float64 arrays, or ``None`` when the caller should take the NumPy
     path (see the module's docstring).
 
@@ -121,8 +139,10 @@ def expected_entries(row_ptr, greater, dropped, fill, unranked, gain, equal):
         return None
     n = greater.shape[0]
     out = tuple(np.empty(n) for _ in range(5))
+    perm = np.empty(0, dtype=np.int64)
     args = (
         row_ptr,
+        perm,
         greater,
         np.ascontiguousarray(dropped, dtype=np.bool_),
         fill,
@@ -133,5 +153,10 @@ def expected_entries(row_ptr, greater, dropped, fill, unranked, gain, equal):
     )
     if not _compiled(_expected_rows, args, n, entries=True):
         return None
+    if user is not None and n:
+        user = np.ascontiguousarray(user, dtype=np.int64)
+        if not _compiled(_by_row, (user, row_ptr), n, entries=True):
+            return None
+        args = (row_ptr, _by_row(user, row_ptr), *args[2:])
     _parallel(_expected_rows, *args)
     return out

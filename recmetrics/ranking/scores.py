@@ -468,6 +468,11 @@ def _expected_entries(
     Ranking's arrays in that order in one pass; without it they are
     gathered once, in that order, straight from the inputs (the starts of
     unranked entries set to ``inf`` after the gather), with the same values.
+    Entries not grouped by user (a truth frame in any row order) go to the
+    kernel too, with their users: it groups them by one counting pass,
+    keeping their input order within a user, which is the order of the
+    general path (``np.lexsort`` by user and score, then by user and start:
+    two global sorts), the path taken without the kernel.
     """
     nnz = ru.shape[0]
     grouped = row_ptr is not None or not (nnz and np.any(ru[1:] < ru[:-1]))
@@ -475,14 +480,23 @@ def _expected_entries(
         row_ptr = np.zeros(n_users + 1, dtype=np.int64)
         np.cumsum(np.bincount(ru, minlength=n_users), out=row_ptr[1:])
     fill = None  # the key of a dropped entry: none is dropped
-    if grouped and dropped.any():
+    countable = True  # whether the counts order and group the entries as -s does
+    if dropped.any():
         # entries dropped only for want of a score (``s = -inf``, below
         # every scored one) are one run after the scored ones: counting
         # them in that run orders and groups them as sorting ``-s`` does
-        grouped = deep is None and _only_unscored_dropped(s, dropped)
-        if grouped:
+        countable = deep is None and _only_unscored_dropped(s, dropped)
+        if countable:
             fill = np.max(greater, initial=0.0) + 1.0
-    if not grouped:
+    rows = None
+    if countable and (grouped or deep is None):
+        # the compiled kernel writes the five arrays in place (entries not
+        # grouped by user: grouped first, by a counting pass, not a sort)
+        rows = expected_entries(
+            row_ptr, greater, dropped, 0.0 if fill is None else fill, unranked, rg, equal,
+            user=None if grouped else ru,
+        )  # fmt: skip
+    if rows is None and not (grouped and countable):
         order = np.lexsort((-s, ru))
         group_rel, rel_before = runs_of_equal(ru, s, order, row_ptr)
         start = np.where(unranked, np.inf, greater)
@@ -490,11 +504,7 @@ def _expected_entries(
             ru, rg, start, equal, group_rel, rel_before, n_users, n_ranked, n_items,
             "expected", depth=depth,
         )  # fmt: skip
-    # the compiled kernel writes the five arrays in place; else tie groups, then gathers
-    rows = expected_entries(
-        row_ptr, greater, dropped, 0.0 if fill is None else fill, unranked, rg, equal
-    )
-    if rows is None:
+    if rows is None:  # tie groups, then one gather of each array
         key = greater if fill is None else np.where(dropped, fill, greater)
         order, group_rel, rel_before = tie_groups(row_ptr, key)
         f = lambda x: np.asarray(x, dtype=np.float64)[order]  # noqa: E731
