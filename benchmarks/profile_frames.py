@@ -13,7 +13,11 @@ otherwise. For each size it prints
   ``groupby`` pass over the predictions), and read + evaluate against it;
 * per-stage timers: the inclusive time of every helper of
   :mod:`recmetrics.inputs.frames` (and of the ranking builders it calls),
-  the rest of :func:`~recmetrics.from_frames`, and the metrics;
+  the rest of :func:`~recmetrics.from_frames`, and the metrics, in wall
+  time and in CPU time of the process (all threads: the compiled kernels
+  run in parallel). On a shared, loaded machine the wall times of one run
+  stretch with the load (several times over under heavy contention); the
+  CPU times move far less, so compare stages by CPU time there;
 * with ``--cprofile``: the top entries of cProfile, by cumulative and by
   total time.
 
@@ -84,6 +88,7 @@ class StageTimers:
 
     def __init__(self):
         self.seconds = defaultdict(float)
+        self.cpu_seconds = defaultdict(float)
         self.saved = {}
 
     def __enter__(self):
@@ -113,11 +118,12 @@ class StageTimers:
     def _wrap(self, name, fn):
         @functools.wraps(fn)
         def timed(*args, **kwargs):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             try:
                 return fn(*args, **kwargs)
             finally:
                 self.seconds[name] += time.perf_counter() - t0
+                self.cpu_seconds[name] += time.process_time() - c0
 
         return timed
 
@@ -190,9 +196,13 @@ def main():
         per_row = seconds / n_rows * 1e9
         base = base or per_row
         with StageTimers() as timers:
-            total = best_of(lambda: evaluate(truth, pred, args.ties), 1)  # noqa: B023
+            total, total_cpu = best_of(lambda: evaluate(truth, pred, args.ties), 1, cpu=True)  # noqa: B023
         stages = dict(sorted(timers.seconds.items(), key=lambda kv: -kv[1]))
         stages["metrics (evaluate - from_frames)"] = total - stages.get("from_frames", 0.0)
+        cpu_stages = {name: timers.cpu_seconds.get(name, 0.0) for name in stages}
+        cpu_stages["metrics (evaluate - from_frames)"] = total_cpu - cpu_stages.get(
+            "from_frames", 0.0
+        )
         row = {
             "n_users": n_users,
             "prediction_rows": n_rows,
@@ -203,6 +213,7 @@ def main():
             "ns_per_row": per_row,
             "per_row_vs_smallest": per_row / base,
             "stages_seconds": stages,
+            "stages_cpu_seconds": cpu_stages,
         }
         print(
             f"\n{n_users:>9,} users {n_rows:>11,} rows: evaluate {seconds:.3f} s "
@@ -215,9 +226,9 @@ def main():
                 f"  read floor {floor:.3f} s, read + evaluate {single:.3f} s: "
                 f"{single / floor:.1f}x the floor"
             )
-        print("  stages (inclusive, one run with timers):")
+        print("  stages (inclusive, one run with timers):      wall        CPU")
         for name, secs in stages.items():
-            print(f"    {name:<36} {secs:8.3f} s")
+            print(f"    {name:<36} {secs:8.3f} s {cpu_stages[name]:8.3f} s")
         if args.cprofile:
             text = cprofile_top(truth, pred, args.ties)
             row["cprofile"] = text

@@ -7,7 +7,11 @@
   the 11 recall levels 0.0, 0.1, ..., 1.0.
 
 Both are exact under ``ties='expected'`` (the expectation of a maximum over
-the orders of tied items, counted group by group).
+the orders of tied items, counted group by group). The users and recall
+levels that no tie group reaches (every user under a deterministic tie
+policy) are read in one vectorised pass over the hits' precisions, and
+the levels of one Ranking are computed once, shared by the 11
+``iprec_at_recall_x`` measures and ``11pt_avg`` of an evaluation.
 """
 
 from __future__ import annotations
@@ -103,28 +107,123 @@ def _expected_iprec(groups, cut, n_rel_ret):
     return float(np.sum(support * np.diff(cdf, prepend=0.0)))
 
 
-def _iprec_values(r, levels):
-    """Per user and level: the interpolated precision, exact under ``ties='expected'``."""
-    out = np.zeros((r.n_users, len(levels)))
+def _user_groups(r, u):
+    """The tie groups of user ``u``'s ranked relevant items: ``(b, s, n, g)`` by position."""
+    lo, hi = r.indptr[u], r.indptr[u + 1]
+    start, size = r.start[lo:hi], r.size[lo:hi]
+    ranked = np.isfinite(start)
+    groups = {}
+    for s, n, b, g in zip(
+        start[ranked],
+        size[ranked],
+        r.rel_before[lo:hi][ranked],
+        r.group_rel[lo:hi][ranked],
+        strict=True,
+    ):
+        groups[int(s)] = (int(b), int(s), int(n), int(g))
+    return sorted(groups.values(), key=lambda t: t[1]), int(ranked.sum())
+
+
+def _iprec_exact(r, levels, users=None):
+    """Per user (of ``users``, default all) and level: the expectation, group by group.
+
+    The exact computation for every user, tied or not (the fast path of
+    :func:`_iprec_values` leaves to it only the users and levels that a tie
+    group reaches); also the reference the tests compare the fast path with.
+    """
+    users = range(r.n_users) if users is None else users
+    out = np.zeros((len(users), len(levels)))
     R = r.n_relevant
-    for u in range(r.n_users):
-        lo, hi = r.indptr[u], r.indptr[u + 1]
-        start, size = r.start[lo:hi], r.size[lo:hi]
-        ranked = np.isfinite(start)
-        groups = {}
-        for s, n, b, g in zip(
-            start[ranked],
-            size[ranked],
-            r.rel_before[lo:hi][ranked],
-            r.group_rel[lo:hi][ranked],
-            strict=True,
-        ):
-            groups[int(s)] = (int(b), int(s), int(n), int(g))
-        groups = sorted(groups.values(), key=lambda t: t[1])
-        n_rel_ret = int(ranked.sum())
+    for row, u in enumerate(users):
+        groups, n_rel_ret = _user_groups(r, u)
         for col, level in enumerate(levels):
-            out[u, col] = _expected_iprec(groups, _recall_cut(level, int(R[u])), n_rel_ret)
+            out[row, col] = _expected_iprec(groups, _recall_cut(level, int(R[u])), n_rel_ret)
     return out
+
+
+def _iprec_prep(r):
+    """What every recall level shares, computed once per Ranking (kept in ``r._windows``).
+
+    The ranked relevant items of each user in rank order (CSR: ``lo[u]``,
+    ``n_rel_ret[u]``), the precision ``m / pos_m`` at each, and per user the
+    largest ``m`` a tie group can hold (``reach``, ``b + g`` over the tied
+    groups; 0 without ties): a recall cut above it reads untied items only,
+    whose precision is fixed. A user whose untied items do not read as the
+    ``1, 2, ...``-th hits in rank order (a Ranking built by hand) gets an
+    infinite reach, and the exact computation.
+    """
+    key = ("iprec", "prep")
+    if key in r._windows:
+        return r._windows[key]
+    ranked = np.flatnonzero(np.isfinite(r.start))
+    user = r.user[ranked]
+    start = r.start[ranked]
+    if np.any((user[1:] == user[:-1]) & (start[1:] < start[:-1])):
+        # by user, then position (the builders' order already: rarely needed)
+        ranked = ranked[np.lexsort((start, user))]
+        user = r.user[ranked]
+    n_rel_ret = np.bincount(user, minlength=r.n_users)
+    lo = np.zeros(r.n_users, dtype=np.int64)
+    np.cumsum(n_rel_ret[:-1], out=lo[1:])
+    start, size = r.start[ranked], r.size[ranked]
+    hits = r.rel_before[ranked] + 1.0
+    untied = size == 1.0
+    # precision at each untied hit; 0 after the last entry (reduceat needs an index there)
+    prec = np.zeros(ranked.shape[0] + 1)
+    prec[:-1][untied] = hits[untied] / (start[untied] + 1.0)
+    last = r.rel_before[ranked] + r.group_rel[ranked]  # the last hit of the entry's group
+    reach = np.zeros(r.n_users)
+    tied = ~untied
+    np.maximum.at(reach, user[tied], last[tied])
+    rank = np.arange(ranked.shape[0]) - lo[user] + 1.0
+    odd = np.where(untied, hits != rank, (rank < hits) | (rank > last))
+    reach[np.unique(user[odd])] = np.inf
+    prep = {"lo": lo, "n_rel_ret": n_rel_ret, "prec": prec, "reach": reach}
+    r._windows[key] = prep
+    return prep
+
+
+def _iprec_levels(r, levels):
+    """Columns of :func:`_iprec_values` for ``levels``, all levels in one pass."""
+    prep = _iprec_prep(r)
+    lo, n_rel_ret, reach = prep["lo"], prep["n_rel_ret"], prep["reach"]
+    levels = np.asarray(levels, dtype=np.float64)
+    # trec_eval 9.0's cut (see _recall_cut), per user (rows) and level (columns)
+    cut = (levels[None, :] * r.n_relevant[:, None] + 0.9).astype(np.int64)
+    nrr = n_rel_ret[:, None]
+    read = (nrr > 0) & (cut <= nrr)  # else 0: fewer than cut relevant items retrieved
+    cut = np.maximum(cut, 1)  # a cut of 0 reads the best precision
+    exact = read & (cut <= reach[:, None])  # a tie group holds one of the hits read
+    fast = read & ~exact
+    out = np.zeros(cut.shape)
+    uu, cc = np.nonzero(fast)
+    if uu.size:
+        # max of the precisions from the cut-th hit to the last: [first, end) per pair
+        bounds = np.empty(2 * uu.size, dtype=np.int64)
+        bounds[0::2] = lo[uu] + cut[uu, cc] - 1
+        bounds[1::2] = lo[uu] + n_rel_ret[uu]
+        out[uu, cc] = np.maximum.reduceat(prep["prec"], bounds)[0::2]
+    for u in np.flatnonzero(exact.any(axis=1)):
+        cols = np.flatnonzero(exact[u])
+        out[u, cols] = _iprec_exact(r, levels[cols].tolist(), [u])[0]
+    return out
+
+
+def _iprec_values(r, levels):
+    """Per user and level: the interpolated precision, exact under ``ties='expected'``.
+
+    Each level is computed once per Ranking and kept in ``r._windows``, so
+    that the 11 ``iprec_at_recall_x`` measures and ``11pt_avg`` of one
+    evaluation share the work; the levels not yet computed are computed
+    together (:func:`_iprec_levels`).
+    """
+    levels = tuple(float(x) for x in levels)
+    missing = [x for x in dict.fromkeys(levels) if ("iprec", x) not in r._windows]
+    if missing:
+        for x, col in zip(missing, _iprec_levels(r, missing).T, strict=True):
+            col.setflags(write=False)
+            r._windows[("iprec", x)] = col
+    return np.column_stack([r._windows[("iprec", x)] for x in levels])
 
 
 @fill_doc

@@ -17,6 +17,7 @@ from .._kernels import (
     runs_of_equal,
     tie_groups,
 )
+from .._kernels._entries import expected_entries
 from .._validation import (
     MAX_EXACT_INT,
     as_numeric_array,
@@ -420,46 +421,10 @@ def _entries_from_counts(
     nnz = ru.shape[0]
     unranked = dropped if deep is None else dropped | deep
     if ties == "expected":
-        # relevant items strictly above / tied, from the relevant entries alone.
-        # Within a user, decreasing score is increasing start (the items above):
-        # when the entries come grouped by user and none is dropped, one order
-        # within the users serves both the tie groups here and the Ranking's
-        # (user, start) order, with no global sort; the tied relevant items
-        # are those with equal counts above them (equal scores).
-        start = np.where(unranked, np.inf, greater)
-        grouped = row_ptr is not None or not (nnz and np.any(ru[1:] < ru[:-1]))
-        if row_ptr is None:
-            row_ptr = np.zeros(n_users + 1, dtype=np.int64)
-            np.cumsum(np.bincount(ru, minlength=n_users), out=row_ptr[1:])
-        key = greater
-        if grouped and dropped.any():
-            # entries dropped only for want of a score (``s = -inf``, below
-            # every scored one) are one run after the scored ones: counting
-            # them in that run orders and groups them as sorting ``-s`` does
-            grouped = deep is None and np.all(np.isneginf(s[dropped]))
-            grouped = grouped and np.isfinite(s[~dropped]).all()
-            if grouped:
-                key = np.where(dropped, np.max(greater, initial=0.0) + 1.0, greater)
-        if grouped:
-            order, group_rel, rel_before = tie_groups(row_ptr, key)
-        else:
-            order = np.lexsort((-s, ru))
-            group_rel, rel_before = runs_of_equal(ru, s, order, row_ptr)
-        return _from_entries(
-            ru,
-            rg,
-            start,
-            equal,
-            group_rel,
-            rel_before,
-            n_users,
-            n_ranked,
-            n_items,
-            ties,
-            order=order if grouped else None,
-            indptr=row_ptr if grouped else None,
-            depth=depth,
-        )
+        return _expected_entries(
+            ru, rg, s, greater, equal, dropped, unranked, n_users, n_ranked, n_items, row_ptr,
+            deep, depth,
+        )  # fmt: skip
     # deterministic policies: exact rank within the tie group
     if ties == "trec_eval":
         # tied relevant items with a higher column index come first too
@@ -483,3 +448,87 @@ def _entries_from_counts(
             rank = greater + (equal - c_orig) + within + 1.0
     rank = np.where(unranked, np.inf, rank)
     return _deterministic(ru, rg, rank, n_users, n_ranked, n_items, ties, depth=depth)
+
+
+def _only_unscored_dropped(s, dropped):
+    """Whether the dropped entries are exactly those scored ``-inf``, and every other is finite.
+
+    ``s[dropped]`` all ``-inf`` and ``s[~dropped]`` all finite, in two
+    reductions and one boolean temporary, without copying either part of
+    ``s`` (``np.max`` is NaN when ``s`` holds one).
+    """
+    return np.array_equal(s == -np.inf, dropped) and bool(np.max(s) < np.inf)
+
+
+def _expected_entries(
+    ru, rg, s, greater, equal, dropped, unranked, n_users, n_ranked, n_items, row_ptr, deep, depth
+):
+    """``_entries_from_counts`` under ``ties='expected'``: tie groups of the relevant entries.
+
+    Relevant items strictly above / tied, from the relevant entries alone.
+    Within a user, decreasing score is increasing start (the items above):
+    when the entries come grouped by user and none is dropped, one order
+    within the users serves both the tie groups here and the Ranking's
+    (user, start) order, with no global sort; the tied relevant items are
+    those with equal counts above them (equal scores). The compiled
+    :func:`~recmetrics._kernels._entries.expected_entries` writes the
+    Ranking's arrays in that order in one pass; without it they are
+    gathered once, in that order, straight from the inputs (the starts of
+    unranked entries set to ``inf`` after the gather), with the same values.
+    Entries not grouped by user (a truth frame in any row order) go to the
+    kernel too, with their users: it groups them by one counting pass,
+    keeping their input order within a user, which is the order of the
+    general path (``np.lexsort`` by user and score, then by user and start:
+    two global sorts), the path taken without the kernel.
+    """
+    nnz = ru.shape[0]
+    grouped = row_ptr is not None or not (nnz and np.any(ru[1:] < ru[:-1]))
+    if row_ptr is None:
+        row_ptr = np.zeros(n_users + 1, dtype=np.int64)
+        np.cumsum(np.bincount(ru, minlength=n_users), out=row_ptr[1:])
+    fill = None  # the key of a dropped entry: none is dropped
+    countable = True  # whether the counts order and group the entries as -s does
+    if dropped.any():
+        # entries dropped only for want of a score (``s = -inf``, below
+        # every scored one) are one run after the scored ones: counting
+        # them in that run orders and groups them as sorting ``-s`` does
+        countable = deep is None and _only_unscored_dropped(s, dropped)
+        if countable:
+            fill = np.max(greater, initial=0.0) + 1.0
+    rows = None
+    if countable and (grouped or deep is None):
+        # the compiled kernel writes the five arrays in place (entries not
+        # grouped by user: grouped first, by a counting pass, not a sort)
+        rows = expected_entries(
+            row_ptr, greater, dropped, 0.0 if fill is None else fill, unranked, rg, equal,
+            user=None if grouped else ru,
+        )  # fmt: skip
+    if rows is None and not (grouped and countable):
+        order = np.lexsort((-s, ru))
+        group_rel, rel_before = runs_of_equal(ru, s, order, row_ptr)
+        start = np.where(unranked, np.inf, greater)
+        return _from_entries(
+            ru, rg, start, equal, group_rel, rel_before, n_users, n_ranked, n_items,
+            "expected", depth=depth,
+        )  # fmt: skip
+    if rows is None:  # tie groups, then one gather of each array
+        key = greater if fill is None else np.where(dropped, fill, greater)
+        order, group_rel, rel_before = tie_groups(row_ptr, key)
+        f = lambda x: np.asarray(x, dtype=np.float64)[order]  # noqa: E731
+        start = f(key)  # key = greater, but where the entry is not ranked
+        if unranked.any():
+            start[unranked[order]] = np.inf
+        rows = f(rg), start, f(equal), group_rel[order], rel_before[order]
+    gain, start, size, group_rel, rel_before = rows
+    return Ranking(
+        indptr=row_ptr,
+        gain=gain,
+        start=start,
+        size=size,
+        group_rel=group_rel,
+        rel_before=rel_before,
+        n_ranked=np.asarray(n_ranked, dtype=np.float64),
+        n_items=None if n_items is None else np.asarray(n_items, dtype=np.float64),
+        ties="expected",
+        depth=depth,
+    )
