@@ -1,13 +1,13 @@
 """Ranking metrics of Dask DataFrames, with the package's own core on each partition.
 
 :func:`evaluate` takes the long ``truth`` and ``predictions`` frames of
-:func:`recmetrics.evaluate` as Dask DataFrames. The two frames are stacked
+:func:`recmetrics.evaluate` as Dask DataFrames. The two frames
 are each shuffled on the user column into the same number of partitions (the
 partition of a row is a hash of its user id, the same in both frames), so
 that partition ``j`` of both holds every row of its users; each pair of
 partitions is evaluated by :func:`recmetrics.evaluate` (vectorised over its
 users), and Dask averages the per-user values. Frames already sorted by
-user (``presorted=True``) skip the shuffle: one pass over the user column
+user (``presorted=True``) skip the shuffle: one pass over the partitions
 finds each partition's first and last user, and each range of users is cut
 out of the partitions that hold it. As with :mod:`recmetrics.spark`, the
 per-user values are exactly those of one process, and the means differ
@@ -76,7 +76,7 @@ def evaluate(
     presorted : bool, default False
         Both frames are sorted by ``user`` (ascending, across their
         partitions in order, as a file written sorted reads back): no
-        shuffle. Checked in one pass over the user column of each frame
+        shuffle. Checked in one pass over the partitions of each frame
         (each partition ascending, each starting at or after the previous
         one's last user), before any evaluation; a ``ValueError`` otherwise.
 
