@@ -1,11 +1,15 @@
 """Ranking metrics of Dask DataFrames, with the package's own core on each partition.
 
 :func:`evaluate` takes the long ``truth`` and ``predictions`` frames of
-:func:`recmetrics.evaluate` as Dask DataFrames. The two frames are stacked
-(a ``side`` marker tells their rows apart) and shuffled once on the user
-column, so that every row of a user lands in one partition; each partition
-is evaluated by :func:`recmetrics.evaluate` (vectorised over its users), and
-Dask averages the per-user values. As with :mod:`recmetrics.spark`, the
+:func:`recmetrics.evaluate` as Dask DataFrames. The two frames
+are each shuffled on the user column into the same number of partitions (the
+partition of a row is a hash of its user id, the same in both frames), so
+that partition ``j`` of both holds every row of its users; each pair of
+partitions is evaluated by :func:`recmetrics.evaluate` (vectorised over its
+users), and Dask averages the per-user values. Frames already sorted by
+user (``presorted=True``) skip the shuffle: one pass over the partitions
+finds each partition's first and last user, and each range of users is cut
+out of the partitions that hold it. As with :mod:`recmetrics.spark`, the
 per-user values are exactly those of one process, and the means differ
 only by the order of summation.
 
@@ -21,12 +25,11 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from .._validation import check_bool
 from ..metrics import _aggregate
 from ._common import evaluate_batch, internal_names, prepare, summary
 
 __all__ = ["evaluate"]
-
-_SIDE = "_rm_side"
 
 
 def _require():
@@ -53,6 +56,7 @@ def evaluate(
     convention=None,
     per_user=False,
     npartitions=None,
+    presorted=False,
     **keywords,
 ):
     """Evaluate ranking metrics of Dask DataFrames, as :func:`recmetrics.evaluate` would.
@@ -69,6 +73,12 @@ def evaluate(
     npartitions : int, optional
         Partitions after the shuffle on users, each evaluated by one pandas
         call (default: the larger input's number of partitions).
+    presorted : bool, default False
+        Both frames are sorted by ``user`` (ascending, across their
+        partitions in order, as a file written sorted reads back): no
+        shuffle. Checked in one pass over the partitions of each frame
+        (each partition ascending, each starting at or after the previous
+        one's last user), before any evaluation; a ``ValueError`` otherwise.
 
     Returns
     -------
@@ -79,7 +89,8 @@ def evaluate(
     Raises
     ------
     TypeError, ValueError
-        As :func:`recmetrics.spark.evaluate`.
+        As :func:`recmetrics.spark.evaluate`; a ``ValueError`` also for
+        ``presorted=True`` with frames that are not sorted by user.
 
     Examples
     --------
@@ -136,20 +147,21 @@ def evaluate(
     if isinstance(npartitions, bool) or not isinstance(npartitions, int) or npartitions < 1:
         raise ValueError(f"npartitions must be a positive integer, got {npartitions!r}")
 
-    t = truth[needed["truth"][1]].assign(**{_SIDE: np.int8(0)})
-    p = predictions[needed["predictions"][1]].assign(**{_SIDE: np.int8(1)})
-    if order in t.columns or (relevance is not None and relevance in p.columns):
+    check_bool(presorted, "presorted")
+
+    t_cols, p_cols = needed["truth"][1], needed["predictions"][1]
+    if order in t_cols or (relevance is not None and relevance in p_cols):
         raise ValueError("the relevance and score/rank columns must have different names")
-    rows = dd.concat([t, p], ignore_index=True).shuffle(on=user, npartitions=npartitions)
     cols = internal_names(metrics)
     meta = pd.DataFrame({user: truth[user]._meta.iloc[:0]} | {c: np.zeros(0) for c in cols})
-    batch = partial(
-        _dask_batch,
-        options=options,
-        t_cols=needed["truth"][1],
-        p_cols=needed["predictions"][1],
-    )
-    per = rows.map_partitions(batch, meta=meta)
+    if presorted:
+        per = _sorted_ranges(truth[t_cols], predictions[p_cols], user, npartitions, options, meta)
+    else:
+        # the same hash of the same dtype puts a user's rows in partition j of both frames
+        t = truth[t_cols].shuffle(on=user, npartitions=npartitions)
+        p = predictions[p_cols].shuffle(on=user, npartitions=npartitions)
+        batch = partial(evaluate_batch, **options)
+        per = dd.map_partitions(batch, t, p, meta=meta, align_dataframes=False)
     if per_user:
         return per.rename(columns=dict(zip(cols, metrics, strict=True)))
     aggregates = options["aggregates"]
@@ -161,8 +173,89 @@ def evaluate(
     return summary([float(v) for v in combined], metrics, aggregates)
 
 
-def _dask_batch(rows, *, options, t_cols, p_cols):
-    side = rows[_SIDE].to_numpy()
-    truth = rows.loc[side == 0, t_cols]
-    predictions = rows.loc[side == 1, p_cols]
+_SAMPLES = 64  # users read from each partition to place the range boundaries
+
+
+def _bounds(part, user):
+    """One partition's row count, first and last user, order check and evenly spaced users."""
+    users = part[user]
+    values = users.to_numpy()
+    n = len(values)
+    picks = values[np.linspace(0, n - 1, min(n, _SAMPLES)).astype(np.int64)] if n else values
+    first, last = (values[0], values[-1]) if n else (None, None)
+    return n, first, last, bool(users.is_monotonic_increasing), picks
+
+
+def _sorted_ranges(truth, predictions, user, npartitions, options, meta):
+    """Per-user values of frames sorted by user, without a shuffle (``presorted=True``).
+
+    The users are cut into at most ``npartitions`` ranges ``[lo, hi)`` at
+    evenly spaced users of the predictions (a sample of each partition,
+    weighted by its rows); each range's rows are sliced (binary search) out
+    of the partitions whose first and last users overlap it.
+    """
+    import dask
+    import dask.dataframe as dd
+
+    parts = {"truth": truth.to_delayed(), "predictions": predictions.to_delayed()}
+    found = dask.compute([[dask.delayed(_bounds)(part, user) for part in parts[name]]
+                          for name in ("truth", "predictions")])[0]  # fmt: skip
+    spans = {}
+    for name, bounds in zip(("truth", "predictions"), found, strict=True):
+        spans[name] = []
+        last = None
+        for i, (n, first, final, ascending, _) in enumerate(bounds):
+            if not ascending or (n and last is not None and first < last):
+                raise ValueError(
+                    f"presorted=True but {name} is not sorted by {user!r} (partition {i} "
+                    + ("is not in ascending order" if not ascending else "starts before the "
+                       "previous one ends")
+                    + "); sort it or leave presorted=False to shuffle by user"
+                )  # fmt: skip
+            spans[name].append((n, first, final))
+            last = final if n else last
+    sample, weight = [], []
+    for n, _, _, _, picks in found[1]:
+        sample.append(picks)
+        weight.append(np.full(len(picks), n / max(len(picks), 1)))
+    cuts = []
+    if sample and sum(len(s) for s in sample):
+        sample, weight = np.concatenate(sample), np.concatenate(weight)
+        position = np.cumsum(weight) / weight.sum()
+        wanted = np.arange(1, npartitions) / npartitions
+        cuts = list(
+            pd.unique(sample[np.minimum(np.searchsorted(position, wanted), len(sample) - 1)])
+        )
+    edges = [None] + cuts + [None]
+    empty = (truth._meta, predictions._meta, meta)
+    pieces = []
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        chosen = {}
+        for name in ("truth", "predictions"):
+            chosen[name] = [
+                dask.delayed(_slice)(part, user, lo, hi)
+                for part, (n, first, final) in zip(parts[name], spans[name], strict=True)
+                if n and (lo is None or final >= lo) and (hi is None or first < hi)
+            ]
+        pieces.append(
+            dask.delayed(_range_batch)(chosen["truth"], chosen["predictions"], empty, options)
+        )
+    return dd.from_delayed(pieces, meta=meta, verify_meta=False)
+
+
+def _slice(part, user, lo, hi):
+    """The rows of a sorted partition with ``lo <= user < hi`` (None: unbounded)."""
+    values = part[user].to_numpy()
+    start = 0 if lo is None else int(np.searchsorted(values, lo, side="left"))
+    stop = len(values) if hi is None else int(np.searchsorted(values, hi, side="left"))
+    return part.iloc[start:stop]
+
+
+def _range_batch(truth_parts, prediction_parts, empty, options):
+    """Per-user values of one range of users from its slices (``empty``: the frames' meta)."""
+    t_meta, p_meta, meta = empty
+    if not truth_parts and not prediction_parts:
+        return meta
+    truth = pd.concat(truth_parts, ignore_index=True) if truth_parts else t_meta
+    predictions = pd.concat(prediction_parts, ignore_index=True) if prediction_parts else p_meta
     return evaluate_batch(truth, predictions, **options)
