@@ -206,3 +206,14 @@ def test_spark_reads_a_relevance_column_by_default(spark, frames):
     plain = rm.evaluate(graded, pred, METRICS)
     assert plain.equals(rm.evaluate(graded, pred, METRICS, relevance="relevance"))
     np.testing.assert_array_equal(got[METRICS].to_numpy(float), want[METRICS].to_numpy(float))
+
+
+def test_dask_reads_a_relevance_column_by_default(dask_client, frames):
+    truth, pred = frames
+    graded = truth.rename(columns={"grade": "relevance"})
+    graded.loc[graded.index[::3], "relevance"] = 0
+    dt, dp = dd.from_pandas(graded, npartitions=3), dd.from_pandas(pred, npartitions=4)
+    got = rm.dask.evaluate(dt, dp, METRICS, per_user=True).compute()
+    got = got.set_index("user").sort_index()
+    want = rm.evaluate(graded, pred, METRICS, per_user=True, relevance="relevance")
+    np.testing.assert_array_equal(got[METRICS].to_numpy(float), want[METRICS].to_numpy(float))

@@ -33,6 +33,8 @@ Modules, from the bottom layer up:
 * ``_nonzero``: :func:`dense_nonzero`;
 * ``_frames``: :func:`frame_places` (long data frames, one pass per user)
   and :func:`first_codes` (integer ids coded without hashing);
+* ``_entries``: ``expected_entries``, the writer of a ``ties='expected'``
+  Ranking's arrays (one pass per user, in :func:`tie_groups`' order);
 * ``_pairs``: :func:`jaccard_pair_sums` (intra-list diversity).
 
 The routing switches (``_SMALL_TO_NUMPY``, ``_NUMPY_MAX_WORK``,

@@ -390,9 +390,13 @@ def open_bandit_items(policy="random", campaign="all", *, data_home=None) -> pd.
 def open_bandit_prior(campaign="all", *, data_home=None) -> dict:
     """The Beta priors of the Thompson sampling policy in the logs (obp's ``prior_bts.yaml``).
 
-    ZOZOTOWN's Bernoulli Thompson sampling drew each item's click rate from
-    ``Beta(alpha_i, beta_i)``; obp's ``BernoulliTS(is_zozotown_prior=True)``
-    reads these numbers to reproduce the logging policy.
+    obp's ``BernoulliTS(is_zozotown_prior=True)`` reads these numbers as
+    the Beta parameters from which ZOZOTOWN's Bernoulli Thompson sampling
+    drew each item's click rate (obp documents them as those at the start
+    of the data collection). They do not reproduce the propensities logged
+    in the ``'bts'`` sample, which changed over the week: the correlation of
+    the two at the logged item and position is below 0.1 (see the
+    counterfactual chapter).
 
     Parameters
     ----------

@@ -25,7 +25,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from .._validation import check_bool
+from .._validation import check_bool, truth_relevance
 from ..metrics import _aggregate
 from ._common import evaluate_batch, internal_names, prepare, summary
 
@@ -113,6 +113,7 @@ def evaluate(
             raise TypeError(
                 f"{name} must be a dask.dataframe.DataFrame, got {type(frame).__name__}"
             )
+    relevance = truth_relevance(truth, relevance)
     options = prepare(
         metrics,
         user=user,

@@ -20,8 +20,9 @@ def thompson_sampling_action_dist(alpha, beta, *, len_list=1, n_rounds=1, n_sim=
     ``len_list`` actions with the largest draws, in that order. The
     probability of action ``a`` at position ``k`` has no closed form; it is
     estimated from ``n_sim`` simulated impressions, as obp's
-    ``BernoulliTS.compute_batch_action_dist`` does (its Monte Carlo error is
-    at most :math:`0.5/\\sqrt{n_{sim}}`, about 0.0016 for 100,000). The
+    ``BernoulliTS.compute_batch_action_dist`` does (the standard error of
+    each probability is at most :math:`0.5/\\sqrt{n_{sim}}`, about 0.0016 for
+    100,000). The
     policy ignores the context, so every round gets the same distribution.
 
     Parameters
