@@ -196,4 +196,4 @@ def cast_scores(y_score, dtype, convention):
                 "score_dtype='float32' "
                 f"would turn into infinity{who}; rescale the scores first"
             )
-    return np.asarray(arr, dtype=dtype)
+    return np.asarray(arr, dtype=dtype, order="C")  # one copy, in the order the kernels read

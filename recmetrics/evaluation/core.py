@@ -315,8 +315,9 @@ def evaluate(
     for a dense relevance matrix or mask, one byte per 64 of its cells, one
     block of users at a time). C-ordered float32 and float64 scores are not
     copied; scores of another type or memory order are, one block of users
-    at a time (as float64, or into C order), and so are float64 scores that
-    ``score_dtype='float32'`` casts to single precision.
+    at a time (as float64, or into C order); under ``score_dtype='float32'``
+    every block of scores that are not C-ordered float32 (float64 or
+    integers) is cast to float32 instead, one block at a time.
     One ranking is built per distinct tie policy and score option among the
     requested metrics (a preset may set them per metric). When every metric
     on a ranking has a cutoff, the ranking is built only as deep as the
