@@ -21,6 +21,17 @@ pscore : array-like of shape (n_rounds,)
 action_dist : array-like of shape (n_rounds, n_actions, len_list)
     The target policy's probabilities :math:`\\pi_e(a \\mid x_i)` of each
     action at each position; they sum to 1 over the actions.""",
+    "ope_logged": """\
+reward : array-like of shape (n_rounds,)
+    The observed reward of each logged round (a click: 0 or 1).
+action : array-like of int, shape (n_rounds,)
+    The action (item) the logging policy chose, ``0 .. n_actions - 1``.
+pscore : array-like of shape (n_rounds,)
+    The logging policy's probability of the logged action at the logged
+    position, :math:`\\pi_b(a_i \\mid x_i)`, in (0, 1].
+action_dist : array-like of shape (n_rounds, n_actions, len_list)
+    The target policy's probabilities :math:`\\pi_e(a \\mid x_i)` of each
+    action at each position; they sum to 1 over the actions.""",
     "ope_q_hat": """\
 estimated_rewards_by_reg_model : array-like of shape (n_rounds, n_actions, len_list)
     A reward model's expected reward :math:`\\hat q(x_i, a)` of each action

@@ -160,10 +160,7 @@ def ips(
 
     Parameters
     ----------
-    %(ope_reward)s
-    %(ope_action)s
-    %(ope_pscore)s
-    %(ope_action_dist)s
+    %(ope_logged)s
     %(ope_position)s
     lambda_ : float, default np.inf
         The largest importance weight kept (obp's name); ``np.inf``: no
@@ -229,10 +226,7 @@ def snips(
 
     Parameters
     ----------
-    %(ope_reward)s
-    %(ope_action)s
-    %(ope_pscore)s
-    %(ope_action_dist)s
+    %(ope_logged)s
     %(ope_position)s
     %(ope_interval)s
 
@@ -319,10 +313,7 @@ def dr(
 
     Parameters
     ----------
-    %(ope_reward)s
-    %(ope_action)s
-    %(ope_pscore)s
-    %(ope_action_dist)s
+    %(ope_logged)s
     %(ope_q_hat)s
     %(ope_position)s
     lambda_ : float, default np.inf
@@ -383,10 +374,7 @@ def sndr(
 
     Parameters
     ----------
-    %(ope_reward)s
-    %(ope_action)s
-    %(ope_pscore)s
-    %(ope_action_dist)s
+    %(ope_logged)s
     %(ope_q_hat)s
     %(ope_position)s
     %(ope_interval)s
@@ -454,10 +442,7 @@ def switch_dr(
 
     Parameters
     ----------
-    %(ope_reward)s
-    %(ope_action)s
-    %(ope_pscore)s
-    %(ope_action_dist)s
+    %(ope_logged)s
     %(ope_q_hat)s
     %(ope_position)s
     lambda_ : float, default np.inf
@@ -525,10 +510,7 @@ def dros(
 
     Parameters
     ----------
-    %(ope_reward)s
-    %(ope_action)s
-    %(ope_pscore)s
-    %(ope_action_dist)s
+    %(ope_logged)s
     %(ope_q_hat)s
     %(ope_position)s
     lambda_ : float, default np.inf
