@@ -39,10 +39,12 @@ goes at ``--split-users`` users x 20 (default a million: 2x10^7 rows), by
 timing partial pipelines (best of 2 each; Spark's UI is off):
 
 * single process: reading the files, then :func:`recmetrics.evaluate` alone;
-* Spark: the JVM's scan of both files (a hash of every user id summed); the
-  scan plus the transfer to Python (``mapInPandas`` doing nothing); the scan
-  plus the shuffle by user group (``repartition``, JVM only); scan, shuffle
-  and ``cogroup`` to pandas doing nothing; the whole ``rm.spark.evaluate``;
+* Spark: the JVM's scan of the user ids of both files (a hash of every user
+  id summed: Spark reads only that column); the files read whole and
+  transferred to Python (``mapInPandas`` doing nothing); the user ids
+  scanned and shuffled by user group (``repartition``, JVM only, that
+  column only); the files read whole, shuffled and ``cogroup``-ed to pandas
+  doing nothing; the whole ``rm.spark.evaluate``;
 * Dask: reading the partitions; reading and the two shuffles by user; the
   whole ``rm.dask.evaluate``; the ``presorted=True`` order check alone; the
   whole ``presorted=True`` evaluation.
@@ -402,9 +404,9 @@ def split(n_users, save):
         print("dask", {k: round(v, 2) for k, v in dask_s.items()}, flush=True)
     steps = {
         "spark": {
-            "read (JVM scan)": spark_s["scan"],
+            "scan of the user ids (JVM)": spark_s["scan"],
             "JVM -> Arrow -> pandas": spark_s["scan_to_python"] - spark_s["scan"],
-            "shuffle by user group": spark_s["scan_shuffle"] - spark_s["scan"],
+            "shuffle of the user ids by group": spark_s["scan_shuffle"] - spark_s["scan"],
             "cogroup -> pandas": spark_s["scan_shuffle_cogroup_to_python"]
             - spark_s["scan_shuffle"],
             "evaluate + collect": spark_s["evaluate"] - spark_s["scan_shuffle_cogroup_to_python"],
