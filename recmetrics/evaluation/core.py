@@ -315,9 +315,13 @@ def evaluate(
     for a dense relevance matrix or mask, one byte per 64 of its cells, one
     block of users at a time). C-ordered float32 and float64 scores are not
     copied; scores of another type or memory order are, one block of users
-    at a time (as float64, or into C order); under ``score_dtype='float32'``
-    every block of scores that are not C-ordered float32 (float64 or
-    integers) is cast to float32 instead, one block at a time.
+    at a time (as float64, or into C order); under ``score_dtype`` every
+    block of scores that are not C-ordered scores of that type is cast to
+    it instead, one block at a time (float64 and integers under
+    ``'float32'``, float32 under ``'float64'``). Integer scores are then
+    compared in that precision: integers beyond 2**24 (float32) or 2**53
+    (float64) that differ may tie, as they would in the library the
+    preset follows; without ``score_dtype`` such integers raise.
     One ranking is built per distinct tie policy and score option among the
     requested metrics (a preset may set them per metric). When every metric
     on a ranking has a cutoff, the ranking is built only as deep as the
