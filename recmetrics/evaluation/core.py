@@ -321,7 +321,7 @@ def evaluate(
     ``'float32'``, float32 under ``'float64'``). Integer scores are then
     compared in that precision: integers beyond 2**24 (float32) or 2**53
     (float64) that differ may tie, as they would in the library the
-    preset follows; without ``score_dtype`` such integers raise.
+    preset follows; without ``score_dtype`` they are compared exactly.
     One ranking is built per distinct tie policy and score option among the
     requested metrics (a preset may set them per metric). When every metric
     on a ranking has a cutoff, the ranking is built only as deep as the
