@@ -3,7 +3,8 @@
 * single actions (:mod:`.estimators`): :func:`dm`, :func:`ips` (clipped
   with ``lambda_``), :func:`snips`, :func:`dr`, :func:`sndr`,
   :func:`switch_dr`, :func:`dros`;
-* rankings (:mod:`.slate`): :func:`sips`, :func:`iips`, :func:`rips`;
+* rankings (:mod:`.slate`, :mod:`.slate_dr`): :func:`sips`, :func:`iips`,
+  :func:`rips`, :func:`cascade_dr`;
 * :func:`weight_diagnostics` (mean and largest weight, effective sample
   size, rounds the target cannot take);
 * :func:`fit_reward_model` for DM and DR; target policies as
@@ -27,6 +28,7 @@ from .mnar import popularity_propensity, weighted_dcg, weighted_recall
 from .policies import ranking_action_dist, thompson_sampling_action_dist
 from .reward_model import fit_reward_model
 from .slate import iips, rips, sips
+from .slate_dr import cascade_dr
 from .synthetic import SyntheticBandit, policy_value, softmax_policy, synthetic_bandit
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "sips",
     "iips",
     "rips",
+    "cascade_dr",
     "weight_diagnostics",
     "fit_reward_model",
     "thompson_sampling_action_dist",
