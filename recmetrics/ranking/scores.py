@@ -181,7 +181,11 @@ def from_scores(
     y_score : array-like of shape (n_users, n_items)
         Scores; higher ranks first. Finite values only. C-ordered float32
         and float64 arrays are used as they are, without a copy; other
-        arrays are copied (as float64, or into C order).
+        arrays are copied (as float64, or into C order). Integer scores
+        beyond 2**53, which float64 cannot tell apart, are replaced by
+        their positions among the distinct values (a sort of the whole
+        matrix, with temporaries of several times its size), so that they
+        are compared exactly.
     mask : array-like or scipy.sparse of bool, shape (n_users, n_items), optional
         Items to exclude from the ranking (for example the training
         interactions). Excluded items are neither ranked nor relevant.
