@@ -37,10 +37,12 @@ def popularity_propensity(interactions, *, exponent=0.5, item="item"):
     (all observed interactions, as Yang et al. count them). The scale does
     not matter to the self-normalised metrics below; the largest
     propensity is 1. ``exponent=0`` gives 1 for every item: no weighting.
-    Steck's popularity-stratified recall (2011) weights by
-    :math:`n_i^{-\\beta}`, i.e. this propensity; Yang et al. (2018) use
-    :math:`\\beta = (\\gamma + 1)/2` for a power-law exponent :math:`\\gamma`
-    of the observation model.
+    Steck's popularity-stratified recall (2011) weights each relevant
+    item by :math:`n_i^{-\\beta}` with :math:`n_i` its number of observed
+    *relevant* ratings: pass the relevant interactions to get his weights.
+    Yang et al. (2018) also model the propensity as a power of the item's
+    popularity; the exponent has to be chosen or fitted, and the estimate
+    depends on it.
 
     Parameters
     ----------
