@@ -14,8 +14,9 @@ PROVIDER = Provider(
     checked="run (tests)",
     ties="document id in decreasing string order (our 'trec_eval' = higher column first "
     "with zero-padded ids)",
-    notes="scores compared in single precision (trec_eval 9.0.8, which pytrec_eval embeds; "
-    "10.0 reads doubles); binary measures count grade >= 1 as "
+    notes="scores compared in single precision (trec_eval's 2020 tag v9.0.8, which "
+    "pytrec_eval embeds; its 2023 tag trec_eval-9.0.8 and 10.0 read doubles); binary "
+    "measures count grade >= 1 as "
     "relevant; only the queries in both qrels and run are evaluated (without -c; "
     "users='truth' is trec_eval -c); one judged with no relevant item scores 0",
     keywords={
