@@ -16,7 +16,7 @@ import numpy as np
 
 from .._validation import as_numeric_array, check_integers
 
-__all__ = ["Feedback", "read_feedback", "check_lambda", "SUM_TOLERANCE"]
+__all__ = ["Feedback", "read_feedback", "check_lambda", "probabilities", "SUM_TOLERANCE"]
 
 #: How far ``action_dist`` may sum from 1 over the actions (obp: ``np.allclose``).
 SUM_TOLERANCE = 1e-6
@@ -57,6 +57,17 @@ class Feedback:
 
 def _vector(x, name, *, allow_bool=False):
     return as_numeric_array(x, name, ndim=1, allow_bool=allow_bool)
+
+
+def probabilities(x, name, *, positive, meaning=""):
+    """A 1-D array of probabilities: in (0, 1] (``positive``) or in [0, 1], else a clear error."""
+    arr = as_numeric_array(x, name, ndim=1)
+    bad = ((arr <= 0) if positive else (arr < 0)) | (arr > 1)
+    if np.any(bad):
+        i = int(np.argmax(bad))
+        span = "(0, 1]" if positive else "[0, 1]"
+        raise ValueError(f"{name} must be in {span}{meaning}, found {arr[i]!r} at position {i}")
+    return arr
 
 
 def _indices(x, name, size, what):
@@ -145,14 +156,8 @@ def read_feedback(
         rew = aligned(_vector(reward, "reward", allow_bool=True), "reward")
     ps = None
     if "pscore" in need or pscore is not None:
-        ps = aligned(_vector(pscore, "pscore"), "pscore")
-        bad = (ps <= 0) | (ps > 1)
-        if np.any(bad):
-            i = int(np.argmax(bad))
-            raise ValueError(
-                f"pscore must be in (0, 1] (the logging policy's probability of the logged "
-                f"action), found {ps[i]!r} at position {i}"
-            )
+        meaning = " (the logging policy's probability of the logged action)"
+        ps = aligned(probabilities(pscore, "pscore", positive=True, meaning=meaning), "pscore")
     q_hat = None
     if "estimated_rewards_by_reg_model" in need or estimated_rewards_by_reg_model is not None:
         q_hat = as_numeric_array(estimated_rewards_by_reg_model, "estimated_rewards_by_reg_model")

@@ -19,7 +19,7 @@ from scipy import special, stats
 
 from .._validation import check_choice, check_count, check_probability, check_seed
 
-__all__ = ["PolicyValue", "INTERVALS", "estimate"]
+__all__ = ["PolicyValue", "INTERVALS", "estimate", "mean", "interval_options"]
 
 INTERVALS = ("normal", "bootstrap")
 # rounds x resamples held at once by the bootstrap (a few tens of MB per column)
@@ -63,6 +63,16 @@ class PolicyValue:
 
     def __float__(self) -> float:
         return self.value
+
+
+def mean(a, axis=-1):
+    """The statistic of the estimators that are means of per-round (or per-ranking) terms."""
+    return np.mean(a, axis=axis)
+
+
+def interval_options(interval, level, n_resamples, seed):
+    """The interval keywords of an estimator, as :func:`estimate` takes them."""
+    return {"interval": interval, "level": level, "n_resamples": n_resamples, "seed": seed}
 
 
 def _normal(value, influence, level):

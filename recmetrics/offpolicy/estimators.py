@@ -34,15 +34,11 @@ import numpy as np
 from .._docs import fill_doc
 from . import _docs  # noqa: F401  (registers the shared docstring pieces)
 from ._inputs import check_lambda, read_feedback
-from ._result import estimate
+from ._result import estimate, interval_options, mean
 
 __all__ = ["dm", "ips", "snips", "dr", "sndr", "switch_dr", "dros"]
 
 _DR_NEEDS = ("reward", "action", "pscore", "action_dist", "estimated_rewards_by_reg_model")
-
-
-def _mean(a, axis=-1):
-    return np.mean(a, axis=axis)
 
 
 def _ratio(a, w, axis=-1):
@@ -64,10 +60,6 @@ def _self_normalised(name, q, b, w, options):
     b_bar = float(np.mean(b))
     influence = q + b / w_bar - (b_bar / w_bar**2) * w
     return estimate(name, (q, b, w), _shifted_ratio, influence, **options)
-
-
-def _options(interval, level, n_resamples, seed):
-    return {"interval": interval, "level": level, "n_resamples": n_resamples, "seed": seed}
 
 
 @fill_doc
@@ -128,7 +120,7 @@ def dm(
         need=("action_dist", "estimated_rewards_by_reg_model"),
     )
     q = f.q_hat_of_target()
-    return estimate("dm", (q,), _mean, q, **_options(interval, level, n_resamples, seed))
+    return estimate("dm", (q,), mean, q, **interval_options(interval, level, n_resamples, seed))
 
 
 @fill_doc
@@ -198,7 +190,9 @@ def ips(
                       position=position)  # fmt: skip
     lam = check_lambda(lambda_)
     terms = np.minimum(f.weights(), lam) * f.reward
-    return estimate("ips", (terms,), _mean, terms, **_options(interval, level, n_resamples, seed))
+    return estimate(
+        "ips", (terms,), mean, terms, **interval_options(interval, level, n_resamples, seed)
+    )
 
 
 @fill_doc
@@ -263,7 +257,11 @@ def snips(
                       position=position)  # fmt: skip
     w = f.weights()
     return _self_normalised(
-        "snips", np.zeros(f.n_rounds), w * f.reward, w, _options(interval, level, n_resamples, seed)
+        "snips",
+        np.zeros(f.n_rounds),
+        w * f.reward,
+        w,
+        interval_options(interval, level, n_resamples, seed),
     )
 
 
@@ -282,7 +280,7 @@ def _dr_parts(reward, action, pscore, action_dist, q_hat, position):
 
 def _dr_estimate(name, w, residual, q_pi, options):
     terms = q_pi + w * residual
-    return estimate(name, (terms,), _mean, terms, **options)
+    return estimate(name, (terms,), mean, terms, **options)
 
 
 @fill_doc
@@ -348,7 +346,9 @@ def dr(
     w, residual, q_pi = _dr_parts(reward, action, pscore, action_dist,
                                   estimated_rewards_by_reg_model, position)  # fmt: skip
     w = np.minimum(w, check_lambda(lambda_))
-    return _dr_estimate("dr", w, residual, q_pi, _options(interval, level, n_resamples, seed))
+    return _dr_estimate(
+        "dr", w, residual, q_pi, interval_options(interval, level, n_resamples, seed)
+    )
 
 
 @fill_doc
@@ -412,7 +412,7 @@ def sndr(
     w, residual, q_pi = _dr_parts(reward, action, pscore, action_dist,
                                   estimated_rewards_by_reg_model, position)  # fmt: skip
     return _self_normalised(
-        "sndr", q_pi, w * residual, w, _options(interval, level, n_resamples, seed)
+        "sndr", q_pi, w * residual, w, interval_options(interval, level, n_resamples, seed)
     )
 
 
@@ -478,7 +478,7 @@ def switch_dr(
                                   estimated_rewards_by_reg_model, position)  # fmt: skip
     w = np.where(w <= check_lambda(lambda_), w, 0.0)
     return _dr_estimate("switch_dr", w, residual, q_pi,
-                        _options(interval, level, n_resamples, seed))  # fmt: skip
+                        interval_options(interval, level, n_resamples, seed))  # fmt: skip
 
 
 @fill_doc
@@ -547,4 +547,6 @@ def dros(
     lam = check_lambda(lambda_)
     if np.isfinite(lam):
         w = lam * w / (w * w + lam) if lam > 0 else np.zeros_like(w)
-    return _dr_estimate("dros", w, residual, q_pi, _options(interval, level, n_resamples, seed))
+    return _dr_estimate(
+        "dros", w, residual, q_pi, interval_options(interval, level, n_resamples, seed)
+    )

@@ -32,23 +32,10 @@ import numpy as np
 import pandas as pd
 
 from .._validation import as_numeric_array, check_integers
-from ._result import estimate
+from ._inputs import probabilities
+from ._result import estimate, interval_options, mean
 
 __all__ = ["sips", "iips", "rips"]
-
-
-def _mean(a, axis=-1):
-    return np.mean(a, axis=axis)
-
-
-def _probability(x, name, *, positive):
-    arr = as_numeric_array(x, name, ndim=1)
-    bad = ((arr <= 0) if positive else (arr < 0)) | (arr > 1)
-    if np.any(bad):
-        i = int(np.argmax(bad))
-        rng = "(0, 1]" if positive else "[0, 1]"
-        raise ValueError(f"{name} must be in {rng}, found {arr[i]!r} at position {i}")
-    return arr
 
 
 def _slates(name, slate_id, reward, position, pscore, target, pscore_name, options, *, joint):
@@ -56,8 +43,8 @@ def _slates(name, slate_id, reward, position, pscore, target, pscore_name, optio
     pos = as_numeric_array(position, "position", ndim=1)
     check_integers(pos, "position", minimum=0)
     rew = as_numeric_array(reward, "reward", ndim=1, allow_bool=True)
-    ps = _probability(pscore, pscore_name, positive=True)
-    ev = _probability(target, f"evaluation_policy_{pscore_name}", positive=False)
+    ps = probabilities(pscore, pscore_name, positive=True)
+    ev = probabilities(target, f"evaluation_policy_{pscore_name}", positive=False)
     n = ids.size
     for arr, what in ((pos, "position"), (rew, "reward"), (ps, pscore_name),
                       (ev, f"evaluation_policy_{pscore_name}")):  # fmt: skip
@@ -81,11 +68,7 @@ def _slates(name, slate_id, reward, position, pscore, target, pscore_name, optio
                 "different values (for per-slot marginals use iips)"
             )
     per_slate = np.bincount(codes, weights=rew * (ev / ps), minlength=uniques.size)
-    return estimate(name, (per_slate,), _mean, per_slate, **options)
-
-
-def _options(interval, level, n_resamples, seed):
-    return {"interval": interval, "level": level, "n_resamples": n_resamples, "seed": seed}
+    return estimate(name, (per_slate,), mean, per_slate, **options)
 
 
 def sips(*, slate_id, reward, position, pscore, evaluation_policy_pscore, interval="normal",
@@ -152,8 +135,9 @@ def sips(*, slate_id, reward, position, pscore, evaluation_policy_pscore, interv
     >>> v.value  # (2 * 1 + 0) / 2
     1.0
     """
+    options = interval_options(interval, level, n_resamples, seed)
     return _slates("sips", slate_id, reward, position, pscore, evaluation_policy_pscore,
-                   "pscore", _options(interval, level, n_resamples, seed), joint=True)  # fmt: skip
+                   "pscore", options, joint=True)  # fmt: skip
 
 
 def iips(*, slate_id, reward, position, pscore_item_position,
@@ -221,7 +205,7 @@ def iips(*, slate_id, reward, position, pscore_item_position,
     """
     return _slates("iips", slate_id, reward, position, pscore_item_position,
                    evaluation_policy_pscore_item_position, "pscore_item_position",
-                   _options(interval, level, n_resamples, seed), joint=False)  # fmt: skip
+                   interval_options(interval, level, n_resamples, seed), joint=False)  # fmt: skip
 
 
 def rips(*, slate_id, reward, position, pscore_cascade, evaluation_policy_pscore_cascade,
@@ -285,4 +269,4 @@ def rips(*, slate_id, reward, position, pscore_cascade, evaluation_policy_pscore
     """
     return _slates("rips", slate_id, reward, position, pscore_cascade,
                    evaluation_policy_pscore_cascade, "pscore_cascade",
-                   _options(interval, level, n_resamples, seed), joint=False)  # fmt: skip
+                   interval_options(interval, level, n_resamples, seed), joint=False)  # fmt: skip

@@ -5,14 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import as_numeric_array, check_integers
-from ._result import estimate
-from .slate import _options, _probability
+from ._inputs import probabilities
+from ._result import estimate, interval_options, mean
 
 __all__ = ["cascade_dr"]
-
-
-def _mean(a, axis=-1):
-    return np.mean(a, axis=axis)
 
 
 def _slots(slate_id, position):
@@ -129,8 +125,8 @@ def cascade_dr(
     act = as_numeric_array(action, "action", ndim=1)
     check_integers(act, "action", minimum=0)
     rew = as_numeric_array(reward, "reward", ndim=1, allow_bool=True)
-    ps = _probability(pscore_cascade, "pscore_cascade", positive=True)
-    ev = _probability(evaluation_policy_pscore_cascade, "evaluation_policy_pscore_cascade",
+    ps = probabilities(pscore_cascade, "pscore_cascade", positive=True)
+    ev = probabilities(evaluation_policy_pscore_cascade, "evaluation_policy_pscore_cascade",
                       positive=False)  # fmt: skip
     q = as_numeric_array(q_hat, "q_hat", ndim=2)
     dist = as_numeric_array(evaluation_policy_action_dist, "evaluation_policy_action_dist",
@@ -153,5 +149,5 @@ def cascade_dr(
     q_logged = q[np.arange(n_slots), act.astype(np.int64)].reshape(n, len_list)
     q_target = np.einsum("ij,ij->i", dist, q).reshape(n, len_list)
     per_slate = (w * (rew.reshape(n, len_list) - q_logged) + w_prev * q_target).sum(axis=1)
-    return estimate("cascade_dr", (per_slate,), _mean, per_slate,
-                    **_options(interval, level, n_resamples, seed))  # fmt: skip
+    return estimate("cascade_dr", (per_slate,), mean, per_slate,
+                    **interval_options(interval, level, n_resamples, seed))  # fmt: skip
