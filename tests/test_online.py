@@ -315,3 +315,97 @@ def test_ab_bad_input():
         on.msprt([0.1, 0.2], sigma2=0.0, tau2=1.0)
     with pytest.raises(ValueError, match="at least 2 users"):
         on.compare_arms([1.0], [1.0, 2.0])
+
+
+# --------------------------------------------------------------------------
+# stratification
+
+
+def test_stratified_with_one_stratum_is_welch():
+    rng = np.random.default_rng(7)
+    y = rng.normal(1.0, 1.5, 500)
+    arm = rng.random(500) < 0.4
+    r = on.stratified(y, arm, np.zeros(500, dtype=int), level=0.9)
+    w = on.compare_arms(y[~arm], y[arm], level=0.9)
+    assert r.difference == pytest.approx(w.difference, rel=1e-12)
+    assert r.standard_error == pytest.approx(w.standard_error, rel=1e-12)
+    assert (r.low, r.high) == pytest.approx((w.low, w.high), rel=1e-10)
+    assert r.pvalue == pytest.approx(w.pvalue, rel=1e-9)
+    assert (r.n_control, r.n_treatment) == (int((~arm).sum()), int(arm.sum()))
+
+
+def test_stratified_by_hand():
+    # stratum a: control [1, 2, 3], treatment [2, 4]; stratum b: control [10, 12],
+    # treatment [11, 15, 16]; both have 5 of the 10 users: w = (1/2, 1/2)
+    y = [1, 2, 3, 2, 4, 10, 12, 11, 15, 16]
+    arm = np.array([0, 0, 0, 1, 1, 0, 0, 1, 1, 1], dtype=bool)
+    strata = ["a"] * 5 + ["b"] * 5
+    r = on.stratified(y, arm, strata)
+    assert r.difference == pytest.approx(0.5 * (3 - 2) + 0.5 * (14 - 11))
+    # variances: a: control 1, treatment 2; b: control 2, treatment 7
+    var = 0.25 * (2 / 2 + 1 / 3) + 0.25 * (7 / 3 + 2 / 2)
+    assert r.standard_error == pytest.approx(np.sqrt(var))
+    parts = np.array([0.25 * 2 / 2, 0.25 * 1 / 3, 0.25 * 7 / 3, 0.25 * 2 / 2])
+    df = var**2 / np.sum(parts**2 / np.array([1, 2, 2, 1]))
+    half = stats.t.ppf(0.975, df) * np.sqrt(var)
+    assert (r.low, r.high) == pytest.approx((2.0 - half, 2.0 + half))
+    assert r.pvalue == pytest.approx(2 * stats.t.sf(2.0 / np.sqrt(var), df))
+    # the plain difference mixes the strata (more treated users in b): 9.6 - 5.6, not 2
+    assert on.compare_arms(np.array(y)[~arm], np.array(y)[arm]).difference == pytest.approx(4.0)
+
+
+def test_stratified_reduces_the_variance_when_strata_explain_the_metric():
+    rng = np.random.default_rng(8)
+    plain, strat, ses = [], [], []
+    for _ in range(400):
+        strata = rng.integers(0, 4, 1200)
+        y = 2.0 * strata + rng.normal(0, 1.0, 1200)  # strata explain most of the variance
+        arm = rng.random(1200) < 0.5
+        y = y + 0.1 * arm
+        plain.append(y[arm].mean() - y[~arm].mean())
+        r = on.stratified(y, arm, strata)
+        strat.append(r.difference)
+        ses.append(r.standard_error)
+    # the variance falls to about the within-strata share, 1 / (1 + 4 * 1.25) = 1/6
+    ratio = np.var(strat) / np.var(plain)
+    assert 0.1 < ratio < 0.25
+    assert abs(np.mean(strat) - 0.1) < 4 * np.std(strat) / np.sqrt(len(strat))
+    # the standard error estimates the spread of the estimates
+    assert np.mean(ses) == pytest.approx(np.std(strat), rel=0.1)
+
+
+def test_stratified_with_uninformative_strata_costs_little():
+    rng = np.random.default_rng(9)
+    plain, strat = [], []
+    for _ in range(400):
+        strata = rng.integers(0, 4, 1200)
+        y = rng.normal(0, 1.0, 1200)
+        arm = rng.random(1200) < 0.5
+        plain.append(y[arm].mean() - y[~arm].mean())
+        strat.append(on.stratified(y, arm, strata).difference)
+    assert np.var(strat) / np.var(plain) == pytest.approx(1.0, abs=0.1)
+
+
+def test_stratified_bad_input():
+    y = np.arange(8.0)
+    arm = np.array([0, 1] * 4, dtype=bool)
+    with pytest.raises(TypeError, match="arm must be booleans"):
+        on.stratified(y, arm.astype(int), np.zeros(8))
+    with pytest.raises(ValueError, match="arm needs one boolean per user"):
+        on.stratified(y, arm[:6], np.zeros(8))
+    with pytest.raises(ValueError, match="strata needs one label per user"):
+        on.stratified(y, arm, np.zeros(7))
+    with pytest.raises(ValueError, match="stratum 'b' has fewer than 2 users"):
+        on.stratified(y, arm, ["a"] * 6 + ["b"] * 2)
+    with pytest.raises(ValueError, match="level"):
+        on.stratified(y, arm, np.zeros(8), level=95)
+
+
+def test_online_power_is_rm_stats_power():
+    from recmetrics import stats as rs
+
+    assert on.sample_size(0.05, 0.055) == rs.proportion_users_needed(0.05, 0.055)
+    assert on.detectable_lift(0.05, 5000) == rs.proportion_detectable_rate(0.05, 5000)
+    assert on.sample_size_mean(0.3, 2.0) == rs.two_sample_users_needed(0.3, 2.0)
+    with pytest.raises(TypeError, match="n must"):
+        on.detectable_lift(0.05, 5000.0)

@@ -830,3 +830,82 @@ def test_power_arguments_are_checked():
     ):
         with pytest.raises(error, match=name):
             call()
+
+
+# --------------------------------------------------------------------------
+# power of two independent samples (A/B tests)
+
+
+def test_two_sample_power_agrees_with_statsmodels_on_random_inputs():
+    from statsmodels.stats.power import NormalIndPower, TTestIndPower
+    from statsmodels.stats.proportion import proportion_effectsize
+
+    rng = np.random.default_rng(11)
+    for _ in range(25):
+        p0 = float(rng.uniform(0.01, 0.5))
+        p1 = p0 * float(rng.uniform(1.02, 1.5))
+        alpha = float(rng.choice([0.01, 0.05, 0.1]))
+        power = float(rng.uniform(0.5, 0.95))
+        ratio = float(rng.uniform(0.5, 3.0))
+        n = stats.proportion_users_needed(p0, p1, alpha=alpha, power=power, ratio=ratio)
+        h = proportion_effectsize(p1, p0)
+        want = NormalIndPower().solve_power(h, alpha=alpha, power=power, ratio=ratio)
+        assert n == int(np.ceil(want - 1e-9))
+        # n reaches the power and n - 1 does not (up to the solver's accuracy)
+        assert NormalIndPower().power(h, n, alpha, ratio=ratio) >= power - 1e-9
+        assert NormalIndPower().power(h, n - 1, alpha, ratio=ratio) < power + 1e-9
+        rate = stats.proportion_detectable_rate(p0, n, alpha=alpha, power=power, ratio=ratio)
+        assert NormalIndPower().power(
+            proportion_effectsize(rate, p0), n, alpha, ratio=ratio
+        ) == pytest.approx(power, abs=1e-9)
+        sd = float(rng.uniform(0.1, 3.0))
+        diff = sd * float(rng.uniform(0.02, 0.5))
+        m = stats.two_sample_users_needed(diff, sd, alpha=alpha, power=power, ratio=ratio)
+        want = TTestIndPower().solve_power(diff / sd, alpha=alpha, power=power, ratio=ratio)
+        assert m == max(2, int(np.ceil(want - 1e-9)))
+        mde = stats.two_sample_detectable_difference(m, sd, alpha=alpha, power=power, ratio=ratio)
+        assert TTestIndPower().power(mde / sd, m, alpha, ratio=ratio) == pytest.approx(
+            power, abs=1e-4
+        )
+        assert mde <= diff * (1 + 1e-4)
+
+
+def test_two_sample_power_one_sided_and_known_values():
+    # the textbook closed form, 2 (z_0.975 + z_0.8)^2 / h^2 per arm
+    h = 2 * np.arcsin(np.sqrt(0.11)) - 2 * np.arcsin(np.sqrt(0.10))
+    closed = 2 * (sps.norm.ppf(0.975) + sps.norm.ppf(0.8)) ** 2 / h**2
+    assert stats.proportion_users_needed(0.10, 0.11) == 14745 == int(np.ceil(closed))
+    larger = stats.proportion_users_needed(0.10, 0.11, alternative="larger")
+    assert larger < 14745
+    assert stats.proportion_users_needed(0.11, 0.10, alternative="smaller") == larger
+    assert stats.two_sample_users_needed(-0.01, 0.1) == stats.two_sample_users_needed(0.01, 0.1)
+    assert stats.two_sample_users_needed(0.01, 0.1, ratio=2) < 1571
+
+
+def test_two_sample_power_bad_input():
+    with pytest.raises(ValueError, match="equal"):
+        stats.proportion_users_needed(0.1, 0.1)
+    with pytest.raises(ValueError, match="p1"):
+        stats.proportion_users_needed(0.1, 1.0)
+    with pytest.raises(TypeError, match="p0"):
+        stats.proportion_users_needed("0.1", 0.2)
+    with pytest.raises(ValueError, match="other direction"):
+        stats.proportion_users_needed(0.2, 0.1, alternative="larger")
+    with pytest.raises(ValueError, match="other direction"):
+        stats.two_sample_users_needed(0.1, 1.0, alternative="smaller")
+    with pytest.raises(ValueError, match="alternative"):
+        stats.two_sample_users_needed(0.1, 1.0, alternative="greater")
+    with pytest.raises(ValueError, match="power must be larger than alpha"):
+        stats.two_sample_users_needed(0.1, 1.0, alpha=0.1, power=0.05)
+    with pytest.raises(ValueError, match="ratio"):
+        stats.two_sample_users_needed(0.1, 1.0, ratio=0)
+    with pytest.raises(TypeError, match="difference"):
+        stats.two_sample_users_needed(True, 1.0)
+    with pytest.raises(ValueError, match="difference"):
+        stats.two_sample_users_needed(0.0, 1.0)
+    with pytest.raises(TypeError, match="n_control"):
+        stats.two_sample_detectable_difference(100.0, 1.0)
+    with pytest.raises(ValueError, match="n_control"):
+        stats.proportion_detectable_rate(0.1, 1)
+    with pytest.raises(ValueError, match="cannot detect"):
+        stats.proportion_detectable_rate(0.99, 2, power=0.99)

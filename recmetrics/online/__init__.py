@@ -1,8 +1,8 @@
 """Online evaluation: A/B tests, simulated users (click models) and interleaving.
 
 * :mod:`.ab`: :func:`sample_size`, :func:`detectable_lift`,
-  :func:`sample_size_mean`, :func:`compare_arms`, :func:`cuped`,
-  :func:`ratio_metric`, :func:`srm_test` and :func:`msprt`;
+  :func:`sample_size_mean`, :func:`compare_arms`, :func:`stratified`,
+  :func:`cuped`, :func:`ratio_metric`, :func:`srm_test` and :func:`msprt`;
 * :mod:`.click_models`: :func:`simulate_clicks` and
   :func:`click_probabilities` under the position-based, cascade and
   dependent-click models;
@@ -22,6 +22,7 @@ from .ab import (
     sample_size,
     sample_size_mean,
     srm_test,
+    stratified,
 )
 from .click_models import CLICK_MODELS, click_probabilities, simulate_clicks
 from .interleaving import (
@@ -38,6 +39,7 @@ __all__ = [
     "sample_size_mean",
     "ArmComparison",
     "compare_arms",
+    "stratified",
     "cuped",
     "ratio_metric",
     "srm_test",

@@ -4,6 +4,8 @@
   rate (statsmodels' power solver on Cohen's :math:`h`), and
   :func:`sample_size_mean` for a per-user metric (two-sample t test);
 * analysis: :func:`compare_arms` (difference of means, Welch interval),
+  :func:`stratified` (post-stratification on a pre-treatment attribute;
+  Miratrix, Sekhon & Yu 2013),
   :func:`cuped` (regression on a pre-period covariate; Deng et al. 2013),
   :func:`ratio_metric` (clicks per impression with users as the unit, by the
   delta method; Deng et al. 2018);
@@ -23,10 +25,14 @@ from scipy import stats
 
 from .._validation import (
     as_numeric_array,
-    check_choice,
     check_count,
     check_positive_number,
     check_probability,
+)
+from ..stats.power import (
+    proportion_detectable_rate,
+    proportion_users_needed,
+    two_sample_users_needed,
 )
 
 __all__ = [
@@ -35,6 +41,7 @@ __all__ = [
     "sample_size_mean",
     "ArmComparison",
     "compare_arms",
+    "stratified",
     "cuped",
     "ratio_metric",
     "srm_test",
@@ -45,18 +52,14 @@ __all__ = [
 _ALTERNATIVES = ("two-sided", "larger", "smaller")
 
 
-def _rate(x, name):
-    value = check_probability(x, name)
-    return value
-
-
 def sample_size(p0, p1, *, alpha=0.05, power=0.8, ratio=1.0, alternative="two-sided"):
     """Users in the control arm to detect a click-through rate moving from ``p0`` to ``p1``.
 
     The two-proportion z test on Cohen's effect size
     :math:`h = 2 \\arcsin\\sqrt{p_1} - 2 \\arcsin\\sqrt{p_0}`, solved by
     statsmodels (``NormalIndPower().solve_power``) and rounded up; the
-    treatment arm has ``ratio`` times as many users.
+    treatment arm has ``ratio`` times as many users. The same function as
+    :func:`recmetrics.stats.proportion_users_needed`.
 
     Parameters
     ----------
@@ -84,27 +87,17 @@ def sample_size(p0, p1, *, alpha=0.05, power=0.8, ratio=1.0, alternative="two-si
     >>> sample_size(0.10, 0.11)
     14745
     """
-    from statsmodels.stats.power import NormalIndPower
-    from statsmodels.stats.proportion import proportion_effectsize
-
-    p0, p1 = _rate(p0, "p0"), _rate(p1, "p1")
-    if p0 == p1:
-        raise ValueError("p0 and p1 are equal: there is no difference to detect")
-    check_choice(alternative, "alternative", _ALTERNATIVES)
-    h = proportion_effectsize(p1, p0)
-    n = NormalIndPower().solve_power(
-        effect_size=h, alpha=check_probability(alpha, "alpha"),
-        power=check_probability(power, "power"), ratio=check_positive_number(ratio, "ratio"),
-        alternative=alternative,
-    )  # fmt: skip
-    return int(math.ceil(n - 1e-9))
+    return proportion_users_needed(
+        p0, p1, alpha=alpha, power=power, ratio=ratio, alternative=alternative
+    )
 
 
 def detectable_lift(p0, n, *, alpha=0.05, power=0.8, ratio=1.0):
     """The smallest rate ``p1 > p0`` that ``n`` control users detect (two-sided test).
 
     Inverts :func:`sample_size`: statsmodels solves for Cohen's :math:`h`
-    and :math:`p_1 = \\sin^2(\\arcsin\\sqrt{p_0} + h/2)`.
+    and :math:`p_1 = \\sin^2(\\arcsin\\sqrt{p_0} + h/2)`
+    (:func:`recmetrics.stats.proportion_detectable_rate`).
 
     Parameters
     ----------
@@ -125,25 +118,16 @@ def detectable_lift(p0, n, *, alpha=0.05, power=0.8, ratio=1.0):
     >>> round(detectable_lift(0.10, 14745), 4)
     0.11
     """
-    from statsmodels.stats.power import NormalIndPower
-
-    p0 = _rate(p0, "p0")
     n = check_count(n, "n", minimum=2)
-    h = NormalIndPower().solve_power(
-        nobs1=n, alpha=check_probability(alpha, "alpha"),
-        power=check_probability(power, "power"), ratio=check_positive_number(ratio, "ratio"),
-    )  # fmt: skip
-    angle = math.asin(math.sqrt(p0)) + h / 2
-    if angle >= math.pi / 2:
-        raise ValueError(f"{n} users cannot detect any rate above p0={p0} with this power")
-    return math.sin(angle) ** 2
+    return proportion_detectable_rate(p0, n, alpha=alpha, power=power, ratio=ratio)
 
 
 def sample_size_mean(difference, sd, *, alpha=0.05, power=0.8, ratio=1.0):
     """Users in the control arm to detect a difference of means of a per-user metric.
 
     The two-sample t test (statsmodels' ``TTestIndPower``) on the
-    standardised effect ``difference / sd``, rounded up.
+    standardised effect ``difference / sd``, rounded up
+    (:func:`recmetrics.stats.two_sample_users_needed`).
 
     Parameters
     ----------
@@ -163,17 +147,7 @@ def sample_size_mean(difference, sd, *, alpha=0.05, power=0.8, ratio=1.0):
     >>> sample_size_mean(0.01, 0.1)
     1571
     """
-    from statsmodels.stats.power import TTestIndPower
-
-    d = float(as_numeric_array(difference, "difference", ndim=0))
-    if d == 0:
-        raise ValueError("difference must be non-zero")
-    sd = check_positive_number(sd, "sd")
-    n = TTestIndPower().solve_power(
-        effect_size=abs(d) / sd, alpha=check_probability(alpha, "alpha"),
-        power=check_probability(power, "power"), ratio=check_positive_number(ratio, "ratio"),
-    )  # fmt: skip
-    return int(math.ceil(n - 1e-9))
+    return two_sample_users_needed(difference, sd, alpha=alpha, power=power, ratio=ratio)
 
 
 @dataclass(frozen=True)
@@ -228,6 +202,126 @@ def compare_arms(control, treatment, *, level=0.95):
     se = math.sqrt(t.var(ddof=1) / t.size + c.var(ddof=1) / c.size)
     return ArmComparison(float(t.mean() - c.mean()), float(ci.low), float(ci.high),
                          float(res.pvalue), se, c.size, t.size)  # fmt: skip
+
+
+def stratified(metric, arm, strata, *, level=0.95):
+    """Post-stratified difference of means, treatment minus control, with its interval.
+
+    Users are grouped by a pre-treatment attribute (country, platform, how
+    active they were before the experiment); the arms are compared within
+    each stratum :math:`h` and the differences weighted by the stratum's
+    share :math:`w_h = N_h / N` of all users:
+
+    .. math::
+        \\hat\\Delta = \\sum_h w_h \\bigl(\\bar y_{T,h} - \\bar y_{C,h}\\bigr),
+        \\qquad
+        \\widehat{\\mathrm{Var}}(\\hat\\Delta) = \\sum_h w_h^2
+        \\Bigl(\\frac{s_{T,h}^2}{n_{T,h}} + \\frac{s_{C,h}^2}{n_{C,h}}\\Bigr).
+
+    Variation between strata no longer enters the comparison, so the
+    variance is smaller when the strata explain the metric, and about the
+    same when they do not (Miratrix, Sekhon & Yu 2013); the estimate stays
+    unbiased because the strata are fixed before the treatment. The
+    interval and p-value use Student's t with the Welch-Satterthwaite
+    degrees of freedom of the sum of variances; with one stratum this is
+    exactly :func:`compare_arms` (Welch's test). The variance formula is
+    the one of a stratified design, which post-stratification matches to
+    order :math:`1/N` when every stratum has many users of each arm.
+
+    Parameters
+    ----------
+    metric : array-like of shape (n_users,)
+        One value per user.
+    arm : array-like of bool, shape (n_users,)
+        ``True`` for a user in the treatment arm, ``False`` for control.
+    strata : array-like of shape (n_users,)
+        Each user's stratum: any labels (integers, strings), fixed before
+        the experiment. Every stratum needs at least 2 users in each arm.
+    level : float, default 0.95
+        The interval's confidence level.
+
+    Returns
+    -------
+    ArmComparison
+
+    Raises
+    ------
+    TypeError
+        When ``arm`` is not boolean.
+    ValueError
+        For arrays of different lengths, or a stratum with fewer than 2
+        users in an arm.
+
+    See Also
+    --------
+    compare_arms : without strata.
+    cuped : adjustment by a continuous pre-period covariate.
+
+    References
+    ----------
+    L. W. Miratrix, J. S. Sekhon and B. Yu. Adjusting Treatment Effect
+    Estimates by Post-Stratification in Randomized Experiments. Journal of
+    the Royal Statistical Society B 75(2), 2013.
+
+    A. Deng, Y. Xu, R. Kohavi and T. Walker. Improving the Sensitivity of
+    Online Controlled Experiments by Utilizing Pre-Experiment Data. WSDM
+    2013.
+
+    F. E. Satterthwaite. An Approximate Distribution of Estimates of
+    Variance Components. Biometrics Bulletin 2(6), 1946.
+
+    Examples
+    --------
+    >>> y = [1.0, 2.0, 2.0, 3.0, 5.0, 6.0, 7.0, 8.0]
+    >>> arm = [False, False, True, True, False, False, True, True]
+    >>> r = stratified(y, arm, ["a", "a", "a", "a", "b", "b", "b", "b"])
+    >>> r.difference  # 0.5 * (2.5 - 1.5) + 0.5 * (7.5 - 5.5)
+    1.5
+    """
+    import pandas as pd
+
+    y = _vector(metric, "metric")
+    a = np.asarray(arm)
+    if a.dtype.kind != "b":
+        raise TypeError(
+            f"arm must be booleans (True for treatment, False for control), got dtype {a.dtype}"
+        )
+    if a.ndim != 1 or a.size != y.size:
+        raise ValueError(f"arm needs one boolean per user: {y.size} values, arm shape {a.shape}")
+    s = np.asarray(strata)
+    if s.ndim != 1 or s.size != y.size:
+        raise ValueError(f"strata needs one label per user: {y.size} values, shape {s.shape}")
+    level = check_probability(level, "level")
+    table = (
+        pd.DataFrame({"y": y, "arm": a, "stratum": s})
+        .groupby(["stratum", "arm"])["y"]
+        .agg(["mean", "var", "count"])
+        .unstack("arm")
+    )
+    counts = table["count"].reindex(columns=[False, True]).fillna(0)
+    small = counts.min(axis=1) < 2
+    if small.any():
+        raise ValueError(
+            f"stratum {small.index[small][0]!r} has fewer than 2 users in an arm "
+            f"(control {int(counts[False][small].iloc[0])}, treatment "
+            f"{int(counts[True][small].iloc[0])}): merge it with another stratum"
+        )
+    w = counts.sum(axis=1).to_numpy() / y.size
+    n_c, n_t = counts[False].to_numpy(), counts[True].to_numpy()
+    mean, var = table["mean"], table["var"]
+    difference = float(np.sum(w * (mean[True].to_numpy() - mean[False].to_numpy())))
+    parts_t = w**2 * var[True].to_numpy() / n_t
+    parts_c = w**2 * var[False].to_numpy() / n_c
+    variance = float(parts_t.sum() + parts_c.sum())
+    se = math.sqrt(variance)
+    if se == 0:
+        raise ValueError("metric is constant within every stratum and arm: no variance to test")
+    df = variance**2 / float(np.sum(parts_t**2 / (n_t - 1)) + np.sum(parts_c**2 / (n_c - 1)))
+    t = difference / se
+    half = float(stats.t.ppf(0.5 + level / 2, df)) * se
+    pvalue = float(2 * stats.t.sf(abs(t), df))
+    return ArmComparison(difference, difference - half, difference + half, pvalue, se,
+                         int(n_c.sum()), int(n_t.sum()))  # fmt: skip
 
 
 def cuped(metric, covariate):

@@ -15,7 +15,10 @@ cancels in the per-user differences (Smucker, Allan & Carterette, 2007).
 * :func:`adjust_pvalues`: Holm and Bonferroni (checked against statsmodels),
   Benjamini-Hochberg and Benjamini-Yekutieli (scipy);
 * :func:`detectable_difference` and :func:`users_needed`: the power of a
-  paired t-test (statsmodels' power function);
+  paired t-test (statsmodels' power function); for two independent groups
+  of users (an A/B test), :func:`two_sample_users_needed`,
+  :func:`two_sample_detectable_difference`, :func:`proportion_users_needed`
+  and :func:`proportion_detectable_rate`;
 * :func:`corrected_resampled_ttest`: the corrected resampled t-test of
   Nadeau & Bengio (2003) for differences measured on repeated random splits
   (or folds), whose ordinary t-test is anti-conservative;
@@ -78,7 +81,14 @@ from .corrections import adjust_pvalues
 from .paired import _BYTE_TABLE_USERS as _BYTE_TABLE_USERS
 from .paired import PAIRED_TESTS, PairedTestResult, paired_test
 from .power import _power as _power
-from .power import detectable_difference, users_needed
+from .power import (
+    detectable_difference,
+    proportion_detectable_rate,
+    proportion_users_needed,
+    two_sample_detectable_difference,
+    two_sample_users_needed,
+    users_needed,
+)
 from .repeated_splits import ResampledTTestResult, corrected_resampled_ttest
 
 __all__ = [
@@ -91,6 +101,10 @@ __all__ = [
     "adjust_pvalues",
     "detectable_difference",
     "users_needed",
+    "two_sample_users_needed",
+    "two_sample_detectable_difference",
+    "proportion_users_needed",
+    "proportion_detectable_rate",
     "corrected_resampled_ttest",
     "compare",
     "significance_table",
