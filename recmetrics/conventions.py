@@ -88,14 +88,17 @@ def _same(a, b) -> bool:
 
 
 @fill_doc
-def resolve(convention, passed):
+def resolve(convention, passed, metrics=None):
     """Combine a preset with the keywords passed to :func:`recmetrics.evaluate`.
 
     Each keyword takes the value passed, else the preset's, else the
     package's default (:data:`CONVENTION_KEYWORDS`); a value passed that
     contradicts the preset raises, except for the keywords of
     :data:`CALLER_CHOOSES` (``users``: which users are evaluated), where the
-    value passed wins, for every metric.
+    value passed wins, for every metric. So does a value passed that one of
+    ``metrics`` sets differently in the preset (:data:`METRIC_OVERRIDES`,
+    e.g. scikit-learn's ``auc`` skips one-class users): the library's
+    per-metric choice never silently replaces an explicit keyword.
 
     Parameters
     ----------
@@ -104,6 +107,10 @@ def resolve(convention, passed):
     passed : dict
         The convention keywords as received, ``None`` for a keyword the
         caller did not pass.
+    metrics : iterable of str, optional
+        The canonical names of the metrics asked for, whose per-metric
+        settings are checked against ``passed``; ``None`` checks those of
+        every metric of the preset.
 
     Returns
     -------
@@ -117,9 +124,9 @@ def resolve(convention, passed):
     Raises
     ------
     ValueError
-        If a keyword passed explicitly contradicts the preset. A preset
-        that sets one metric differently (:data:`METRIC_OVERRIDES`) is
-        compared on its general value: the override belongs to the library.
+        If a keyword passed explicitly contradicts the preset, or the
+        setting the preset gives it for one of ``metrics``
+        (:data:`METRIC_OVERRIDES`).
     TypeError
         If ``passed`` holds a key that is not a convention keyword.
 
@@ -178,6 +185,17 @@ def resolve(convention, passed):
                     "every convention keyword yourself"
                 )
         options[key] = CONVENTION_KEYWORDS[key] if wanted is None else wanted
+    asked = overrides if metrics is None else {m: overrides[m] for m in metrics if m in overrides}
+    for metric, kw in asked.items():
+        for key, wanted in kw.items():
+            value = passed.get(key)
+            if key not in CALLER_CHOOSES and value is not None and not _same(value, wanted):
+                raise ValueError(
+                    f"convention={convention!r} ({lib['library']} {lib['version']}) sets "
+                    f"{key}={wanted!r} for {metric}, but {key}={value!r} was passed; leave "
+                    f"{key} out, or pass convention=None and set every convention keyword "
+                    "yourself"
+                )
     chosen = {key for key in CALLER_CHOOSES if passed.get(key) is not None}
     if chosen:  # the caller's choice holds for every metric
         overrides = {

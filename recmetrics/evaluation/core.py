@@ -397,7 +397,9 @@ def evaluate(
 
 def _ranking_metrics(call):
     """The per-user table of the call's ranking metrics (resolved once; blocks of users)."""
-    options, overrides, _ = _conv.resolve(call.convention, call.keywords)
+    options, overrides, _ = _conv.resolve(
+        call.convention, call.keywords, [spec.name for _, spec, _ in call.parsed]
+    )
     if call.convention is not None:
         for _name, spec, k in call.parsed:
             _conv.check_supported(call.convention, spec.name, k)
