@@ -621,3 +621,47 @@ def test_cascade_dr_bad_input():
         ope.cascade_dr(**dict(kw, evaluation_policy_action_dist=kw["q_hat"]))
     with pytest.raises(ValueError, match="pscore_cascade"):
         ope.cascade_dr(**dict(kw, pscore_cascade=np.zeros(40)))
+
+
+def _cascade_dr_expectation(claimed, q_function):
+    """Exact mean of cascade_dr over every ranking of two slots and two items.
+
+    The logger draws each slot's item uniformly; the target draws the first
+    item from p0 and the second from p1; the expected click at slot 0 is
+    click0[a0] and at slot 1 click1[a0, a1] (the cascade assumption). The
+    estimator is linear in the rewards, so expected clicks stand in for draws.
+    """
+    p_logger, p0, p1 = np.full(2, 0.5), np.array([0.8, 0.2]), np.array([0.3, 0.7])
+    click0, click1 = np.array([0.3, 0.1]), np.array([[0.2, 0.05], [0.4, 0.1]])
+    truth = p0 @ (click0 + click1 @ p1)
+    total = 0.0
+    for a0 in range(2):
+        for a1 in range(2):
+            # slot 0: the Q function (clicks from slot 0 down) or the slot's own click
+            first = click0 + click1 @ p1 if q_function else click0
+            value = rm.offpolicy.cascade_dr(
+                slate_id=[0, 0],
+                action=[a0, a1],
+                reward=[click0[a0], click1[a0, a1]],
+                position=[0, 1],
+                pscore_cascade=[claimed[a0], claimed[a0] * claimed[a1]],
+                evaluation_policy_pscore_cascade=[p0[a0], p0[a0] * p1[a1]],
+                q_hat=np.array([first, click1[a0]]),
+                evaluation_policy_action_dist=np.array([p0, p1]),
+            ).value
+            total += p_logger[a0] * p_logger[a1] * value
+    return total, truth
+
+
+@pytest.mark.parametrize("q_function", [False, True])
+def test_cascade_dr_unbiased_with_right_weights_whatever_the_model(q_function):
+    mean, truth = _cascade_dr_expectation(np.full(2, 0.5), q_function)
+    assert mean == pytest.approx(truth, abs=1e-12)
+
+
+def test_cascade_dr_with_wrong_weights_needs_the_q_function():
+    wrong = np.array([0.3, 0.7])
+    mean, truth = _cascade_dr_expectation(wrong, q_function=True)
+    assert mean == pytest.approx(truth, abs=1e-12)
+    biased, truth = _cascade_dr_expectation(wrong, q_function=False)
+    assert biased - truth > 0.03  # an exact per-slot click model is not enough
