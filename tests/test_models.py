@@ -80,10 +80,33 @@ def _fn(name):
 
 
 def test_public_names():
-    assert models.__all__ == ["popularity", "item_knn", "als", "ease"]
+    # the first four, then issue 29's baselines and the tuning helper
+    assert models.__all__ == [
+        "popularity",
+        "item_knn",
+        "als",
+        "ease",
+        "user_knn",
+        "bpr",
+        "last_item",
+        "tune",
+        "TuneResult",
+    ]
     for name in models.__all__:
         assert getattr(rm.models, name) is getattr(models, name)
-        assert inspect.isfunction(getattr(models, name))
+        assert inspect.isfunction(getattr(models, name)) or name == "TuneResult"
+
+
+def test_the_package_keeps_the_old_imports_working():
+    from recmetrics.models import als, ease, item_knn, popularity
+
+    assert (als, ease, item_knn, popularity) == (
+        rm.models.als,
+        rm.models.ease,
+        rm.models.item_knn,
+        rm.models.popularity,
+    )
+    assert popularity.__module__ == "recmetrics.models.baselines"
 
 
 @pytest.mark.parametrize("name", list(MODELS))
