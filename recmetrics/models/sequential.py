@@ -115,7 +115,10 @@ def last_item(train, users, items, *, user="user", item="item", time="timestamp"
     while label in train.columns:
         label += "_"
     positions = train[[user, item]].assign(**{label: np.arange(1.0, len(train) + 1.0)})
-    placed = interaction_matrix(positions, users, items, user=user, item=item, value=label)
+    try:
+        placed = interaction_matrix(positions, users, items, user=user, item=item, value=label)
+    except ValueError as exc:  # its frame is train
+        raise ValueError(f"train: {exc}") from None
     placed = placed.tocoo()
     n_users, n_items = placed.shape
     row = np.empty(len(train), dtype=np.int64)
