@@ -333,6 +333,10 @@ def _validation(train, split, relevant, matrix):
         held_out = relevant(held_out)
         if not isinstance(held_out, pd.DataFrame):
             raise TypeError(f"relevant must return a DataFrame, got {type(held_out).__name__}")
+    if held_out.empty:
+        raise ValueError(
+            "split(train) leaves no relevant validation row: no validation user to score"
+        )
     truth = matrix(held_out, "the validation rows of split")
     rows = np.diff(truth.indptr) > 0  # csr: stored entries per row, all > 0
     if not rows.any():
