@@ -336,7 +336,7 @@ def test_last_item_bad_train(change, error, pattern):
 
 def test_last_item_ids_outside_the_index():
     frame = _sequences(9, n_users=3)
-    with pytest.raises(ValueError, match=r"^train: data has user 2, which is not in users"):
+    with pytest.raises(ValueError, match=r"^train has user 2, which is not in users"):
         models.last_item(frame, [0, 1], list(range(10)))
     with pytest.raises(ValueError, match=r"which is not in items"):
         models.last_item(frame, [0, 1, 2], list(range(5)))

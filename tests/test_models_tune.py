@@ -271,7 +271,7 @@ def _tune(**kw):
         ({"seed": -1}, ValueError, r"^seed must be a non-negative integer"),
         ({"exclude_train": "yes"}, TypeError, r"exclude_train"),
         ({"relevant": 4.0}, TypeError, r"^relevant must be callable"),
-        ({"users": [0, 1]}, ValueError, r"^train: data has user"),
+        ({"users": [0, 1]}, ValueError, r"^train has user"),
     ],
     ids=lambda v: repr(v)[:40] if isinstance(v, dict) else "",
 )

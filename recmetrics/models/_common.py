@@ -8,6 +8,8 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
+from ..split.matrix import interaction_matrix
+
 
 def _train_matrix(train):
     """``train`` as a new CSR float64 matrix without stored zeros, or a clear error."""
@@ -54,3 +56,18 @@ def _positive_int(x, name):
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Integral) or x < 1:
         raise ValueError(f"{name} must be an integer >= 1, got {x!r}")
     return int(x)
+
+
+def _interactions(frame, name, users, items, **keywords):
+    """``interaction_matrix(frame, users, items)``, its errors naming ``frame`` as ``name``.
+
+    :func:`recmetrics.split.interaction_matrix` calls its frame ``data``; a
+    model or :func:`recmetrics.models.tune` passes its own argument.
+    """
+    try:
+        return interaction_matrix(frame, users, items, **keywords)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc)
+        if not msg.startswith("data"):
+            raise
+        raise type(exc)(name + msg[len("data") :]) from None

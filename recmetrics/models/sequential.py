@@ -16,7 +16,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..inputs.ids import _check_no_duplicates, _check_time, _frame
-from ..split.matrix import interaction_matrix
+from ._common import _interactions
 
 __all__ = ["last_item"]
 
@@ -115,10 +115,7 @@ def last_item(train, users, items, *, user="user", item="item", time="timestamp"
     while label in train.columns:
         label += "_"
     positions = train[[user, item]].assign(**{label: np.arange(1.0, len(train) + 1.0)})
-    try:
-        placed = interaction_matrix(positions, users, items, user=user, item=item, value=label)
-    except ValueError as exc:  # its frame is train
-        raise ValueError(f"train: {exc}") from None
+    placed = _interactions(positions, "train", users, items, user=user, item=item, value=label)
     placed = placed.tocoo()
     n_users, n_items = placed.shape
     row = np.empty(len(train), dtype=np.int64)

@@ -23,8 +23,7 @@ from .._validation import check_bool, check_seed
 from ..evaluation import evaluate
 from ..inputs.ids import _frame
 from ..metrics._registry import parse
-from ..split.matrix import interaction_matrix
-from ._common import _positive_int
+from ._common import _interactions, _positive_int
 
 __all__ = ["tune", "TuneResult"]
 
@@ -216,10 +215,7 @@ def tune(
     items = pd.Index(train[item].unique()) if items is None else items
 
     def matrix(frame, what):
-        try:
-            return interaction_matrix(frame, users, items, user=user, item=item)
-        except ValueError as exc:  # name the frame it came from
-            raise ValueError(f"{what}: {exc}") from None
+        return _interactions(frame, what, users, items, user=user, item=item)
 
     def run(frame, x, params):
         data = (x,) if fit_input == "matrix" else (frame, users, items)
@@ -233,7 +229,7 @@ def tune(
 
     full = matrix(train, "train")  # every id of train is in users and items
     fit_part, truth, rows = _validation(train, split, relevant, matrix)
-    x_fit = matrix(fit_part, "the training rows of split")
+    x_fit = matrix(fit_part, "the training rows of split(train)")
     mask = x_fit[rows] if exclude_train else None
     configs, search, total = _configurations(space, budget, rng)
     values = []
@@ -337,7 +333,7 @@ def _validation(train, split, relevant, matrix):
         raise ValueError(
             "split(train) leaves no relevant validation row: no validation user to score"
         )
-    truth = matrix(held_out, "the validation rows of split")
+    truth = matrix(held_out, "the validation rows of split(train)")
     rows = np.diff(truth.indptr) > 0  # csr: stored entries per row, all > 0
     if not rows.any():
         raise ValueError(
