@@ -60,9 +60,11 @@ MODELS = {
     "item_knn": lambda X: models.item_knn(X, neighbours=3),
     "als": lambda X: models.als(X, factors=3, iterations=3),
     "ease": lambda X: models.ease(X, l2=1.0),
+    "user_knn": lambda X: models.user_knn(X, neighbours=3),
+    "bpr": lambda X: models.bpr(X, factors=3, iterations=5),
 }
-NEEDS_IMPLICIT = {"item_knn", "als"}
-DETERMINISTIC = ["popularity", "item_knn", "ease"]  # no random state at all
+NEEDS_IMPLICIT = {"item_knn", "als", "bpr"}
+DETERMINISTIC = ["popularity", "item_knn", "ease", "user_knn"]  # no random state at all
 
 
 def _params(names):
@@ -80,10 +82,33 @@ def _fn(name):
 
 
 def test_public_names():
-    assert models.__all__ == ["popularity", "item_knn", "als", "ease"]
+    # the first four, then issue 29's baselines and the tuning helper
+    assert models.__all__ == [
+        "popularity",
+        "item_knn",
+        "als",
+        "ease",
+        "user_knn",
+        "bpr",
+        "last_item",
+        "tune",
+        "TuneResult",
+    ]
     for name in models.__all__:
         assert getattr(rm.models, name) is getattr(models, name)
-        assert inspect.isfunction(getattr(models, name))
+        assert inspect.isfunction(getattr(models, name)) or name == "TuneResult"
+
+
+def test_the_package_keeps_the_old_imports_working():
+    from recmetrics.models import als, ease, item_knn, popularity
+
+    assert (als, ease, item_knn, popularity) == (
+        rm.models.als,
+        rm.models.ease,
+        rm.models.item_knn,
+        rm.models.popularity,
+    )
+    assert popularity.__module__ == "recmetrics.models.baselines"
 
 
 @pytest.mark.parametrize("name", list(MODELS))
@@ -104,6 +129,17 @@ def test_hyperparameters_are_keyword_only(name):
             {"factors": 64, "iterations": 15, "regularization": 0.05, "alpha": 1.0, "seed": 0},
         ),
         ("ease", {"l2": 500.0}),
+        ("user_knn", {"neighbours": 100}),
+        (
+            "bpr",
+            {
+                "factors": 64,
+                "iterations": 100,
+                "learning_rate": 0.01,
+                "regularization": 0.01,
+                "seed": 0,
+            },
+        ),
     ],
 )
 def test_documented_defaults(name, defaults):

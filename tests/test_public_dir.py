@@ -41,6 +41,16 @@ def test_dir_is_the_public_api(name):
         assert leaked not in shown, f"rm.{name} shows {leaked}"
 
 
-def test_models_shows_its_four_models():
-    assert dir(rm.models) == ["als", "ease", "item_knn", "popularity"]
+def test_models_shows_its_models_and_tuning():
+    assert dir(rm.models) == [
+        "TuneResult",
+        "als",
+        "bpr",
+        "ease",
+        "item_knn",
+        "last_item",
+        "popularity",
+        "tune",
+        "user_knn",
+    ]
     assert rm.models.np is not None  # the imports still work, they are just not listed

@@ -1,32 +1,7 @@
-"""Small, seeded baseline recommenders for the book's case studies (not metrics).
+"""The first four baselines: popularity, item-kNN, implicit ALS and EASE.
 
-The chapters on real data need recommenders to evaluate; these are the usual
-baselines, each a few lines around a well-kept library, returning a dense
-score matrix ``(n_users, n_items)`` that every metric of the package takes:
-
-* :func:`popularity`: the number of training interactions of each item, the
-  same list for every user;
-* :func:`item_knn`: item-based neighbourhood model (cosine similarity, ``K``
-  nearest items), through ``implicit``'s ``CosineRecommender``;
-* :func:`als`: implicit-feedback matrix factorisation by alternating least
-  squares (Hu, Koren and Volinsky 2008), through ``implicit``, in double
-  precision and one thread so that its scores are the same on every run;
-* :func:`ease`: EASE's closed form (Steck 2019), ``B = I - P diag(1/diag P)``
-  with ``P = (X^T X + lambda I)^{-1}``, for catalogues of a few thousand items.
-
-Every function takes the training interactions as a user x item matrix
-(:func:`recmetrics.split.interaction_matrix`) and never sees test data.
-
-A stored zero is no interaction, in every model: ``train`` is copied and its
-explicit zeros are dropped (``eliminate_zeros``) before anything is computed,
-so a matrix with stored zeros gives the same scores as the same matrix
-without them (``popularity`` counts only values > 0, as before). An item
-whose stored entries are all zero is thus an item nobody interacted with: it
-has no neighbours in :func:`item_knn` and scores 0 there (never NaN). A
-``train`` with stored zeros only has no interaction and raises.
-
-``implicit`` is an optional dependency (``pip install "implicit>=0.7.2" "threadpoolctl>=3"``,
-or ``pip install ".[data]"`` in a checkout of this repository).
+Each takes the training interactions as a user x item sparse matrix and
+returns a dense ``float64`` score matrix; see :mod:`recmetrics.models`.
 
 References
 ----------
@@ -48,56 +23,10 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import check_positive_number, check_seed
+from .._validation import check_positive_number, check_seed
+from ._common import _implicit, _positive_int, _train_matrix
 
 __all__ = ["popularity", "item_knn", "als", "ease"]
-
-
-def _train_matrix(train):
-    """``train`` as a new CSR float64 matrix without stored zeros, or a clear error."""
-    if not sp.issparse(train):
-        raise TypeError(
-            "train must be a scipy.sparse user x item matrix of training interactions "
-            f"(see recmetrics.split.interaction_matrix), got {type(train).__name__}"
-        )
-    if train.ndim != 2:
-        raise ValueError(
-            f"train must be a 2-D user x item matrix, got a {train.ndim}-D sparse array "
-            f"of shape {train.shape}"
-        )
-    if train.dtype.kind not in "biuf":
-        raise TypeError(f"train must hold real numbers, got dtype {train.dtype}")
-    # a copy (the caller's matrix is never changed) without its stored zeros:
-    # a stored zero is no interaction, in every model
-    m = sp.csr_matrix(train, dtype=np.float64, copy=True)
-    m.eliminate_zeros()
-    if m.shape[0] == 0 or m.shape[1] == 0 or m.nnz == 0:
-        raise ValueError(f"train has no interaction (shape {m.shape})")
-    if not np.all(np.isfinite(m.data)) or (m.data < 0).any():
-        raise ValueError("train must hold finite, non-negative values")
-    return m
-
-
-def _implicit():
-    try:
-        with warnings.catch_warnings():
-            # implicit imports tqdm.auto, which warns in notebooks without ipywidgets
-            warnings.filterwarnings("ignore", message="IProgress not found")
-            import implicit  # noqa: F401
-            import implicit.cpu.als  # noqa: F401
-            import implicit.nearest_neighbours  # noqa: F401
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "this model needs the 'implicit' package: "
-            'pip install "implicit>=0.7.2" "threadpoolctl>=3" (or, in a checkout of this '
-            'repository, pip install ".[data]")'
-        ) from None
-
-
-def _positive_int(x, name):
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Integral) or x < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {x!r}")
-    return int(x)
 
 
 def popularity(train):
@@ -345,8 +274,3 @@ def ease(train, *, l2=500.0):
             "values of train (X^T X + l2 I is numerically singular); change l2 or rescale train"
         )
     return scores
-
-
-def __dir__():
-    """The public API only (``__all__``), not the module's own imports (``np``, ``math``)."""
-    return sorted(__all__)
