@@ -16,6 +16,7 @@ through ``evaluate`` the same way.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import warnings
@@ -175,6 +176,20 @@ VALID = {
     # 2**70 would allocate 2**70 factors or run 2**70 sweeps (tests/test_models.py
     # checks both arguments)
     rm.models.als: ((TRAIN,), {"regularization": 0.05, "alpha": 1.0, "seed": 0}),
+    rm.models.user_knn: ((TRAIN,), {"neighbours": 2}),
+    rm.models.bpr: ((TRAIN,), {"learning_rate": 0.05, "regularization": 0.01, "seed": 0}),
+    rm.models.last_item: ((RATINGS, [1, 2, 3, 4], [10, 11, 12, 13, 14]), {}),
+    rm.models.tune: (
+        (RATINGS,),
+        {
+            "fit": rm.models.ease,
+            "space": {"l2": [1.0, 10.0]},
+            "split": functools.partial(rm.split.leave_last_out, n=1),
+            "metric": "ndcg@10",
+            "budget": 5,
+            "seed": 0,
+        },
+    ),
     # the function behind the registry's iprec_at_recall_x names, one per level
     rm.iprec_at_recall: ((Y_TRUE, Y_SCORE), {"recall_level": 0.5}),
     # the function behind the registry's rprec_mult_x names, one per multiple
