@@ -1,0 +1,453 @@
+"""Expected exposure of stochastic rankings (Diaz, Mitra, Ekstrand, Biega and Carterette 2020).
+
+A stochastic ranking policy gives a user a different ranking on each
+request; sampled rankings (``n_samples`` per user, e.g. from
+:func:`plackett_luce_rankings`) estimate the *expected exposure* of each
+item, ``eps_i = E_pi[w(rank of i)]``. The *target* exposure ``eps*`` is that of
+the ideal policy which ranks more relevant items first and shuffles equally
+relevant items uniformly: the items of one grade share equally the
+attention of the positions their grade occupies. Then
+
+.. math:: \\text{EE-L} = \\lVert \\varepsilon - \\varepsilon^* \\rVert_2^2
+          = \\underbrace{\\lVert \\varepsilon \\rVert_2^2}_{\\text{EE-D}}
+          - 2 \\underbrace{\\varepsilon^\\top \\varepsilon^*}_{\\text{EE-R}}
+          + \\lVert \\varepsilon^* \\rVert_2^2
+
+EE-D (disparity: low when exposure is spread evenly) and EE-R (relevance:
+high when exposure goes to relevant items) are the two sides of the loss.
+The definitions, the user models (``'geometric'``, the authors' ``rbp``
+exposure ``p^(rank - 1)``, and ``'cascade'``, their ``gerr``) and the
+target follow the authors' ``expeval`` (github.com/diazf/expeval:
+``exposure.py``, ``metrics.py``); the values are its unnormalised ones
+(option ``-U``). ``tests/test_exposure.py`` compares them with a port of
+its code on random inputs.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from ..._validation import as_numeric_array, check_bool, check_probability, check_seed
+from .exposure import _attention_of
+
+__all__ = ["plackett_luce_rankings", "expected_exposure", "expected_exposure_loss"]
+
+
+def plackett_luce_rankings(scores, n_samples, *, k=None, seed=0):
+    """Rankings sampled from the Plackett-Luce model of a score vector (or one per user).
+
+    The first item is drawn with probability ``exp(s_i) / sum_j exp(s_j)``,
+    the next among the rest in the same way, and so on: the scores are
+    log-weights (a softmax policy). Sampled with the Gumbel trick: the
+    order of ``s_i + G_i`` with ``G_i`` independent standard Gumbel draws
+    is a Plackett-Luce sample (Yellott 1977).
+
+    Parameters
+    ----------
+    scores : array-like of float
+        One score per item (1-D), or one row of scores per user (2-D).
+    n_samples : int
+        Rankings to draw per user, at least 1.
+    k : int, optional
+        Keep the first ``k`` items of each ranking; ``None`` keeps all.
+    seed : None, int or numpy.random.Generator, default 0
+        Seed of the draws (an integer gives the same rankings on every call).
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Column positions of the items, best first: ``(n_samples, k)`` for
+        1-D scores, ``(n_users, n_samples, k)`` for 2-D scores.
+
+    References
+    ----------
+    .. [1] F. Diaz, B. Mitra, M. D. Ekstrand, A. J. Biega and B. Carterette.
+       Evaluating Stochastic Rankings with Expected Exposure. CIKM 2020.
+    .. [2] J. I. Yellott. The relationship between Luce's choice axiom,
+       Thurstone's theory of comparative judgment, and the double exponential
+       distribution. J. Math. Psychology 15(2), 1977.
+
+    Examples
+    --------
+    >>> plackett_luce_rankings([2.0, 1.0, 0.0], 4, seed=1).shape
+    (4, 3)
+    >>> plackett_luce_rankings([[5.0, 0.0], [0.0, 5.0]], 2, k=1, seed=0).tolist()
+    [[[0], [0]], [[1], [1]]]
+    """
+    s = as_numeric_array(scores, "scores", ndim=(1, 2))
+    if s.shape[-1] == 0:
+        raise ValueError("scores holds no item")
+    if isinstance(n_samples, (bool, np.bool_)) or not isinstance(n_samples, numbers.Integral):
+        raise TypeError(f"n_samples must be an integer >= 1, got {n_samples!r}")
+    if not 1 <= n_samples <= 10**7:
+        raise ValueError(f"n_samples must be an integer in [1, 1e7], got {n_samples!r}")
+    n = s.shape[-1]
+    if k is not None:
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+            raise TypeError(f"k must be an integer >= 1, got {k!r}")
+        if k < 1:
+            raise ValueError(f"k must be an integer >= 1, got {k!r}")
+    k = n if k is None else min(int(k), n)
+    rng = check_seed(seed)
+    rows = s.reshape(-1, n)
+    out = np.empty((rows.shape[0], int(n_samples), k), dtype=np.int64)
+    for u, row in enumerate(rows):
+        keys = row[None, :] + rng.gumbel(size=(int(n_samples), n))
+        out[u] = np.argsort(-keys, axis=1, kind="stable")[:, :k]
+    return out[0] if s.ndim == 1 else out
+
+
+# --------------------------------------------------------------------------
+# inputs: sampled rankings per user, relevance per user
+def _read_rankings(rankings, user, sample, item, rank):
+    """``(user_ids, per_user)``: per user, a list of 1-D object arrays (its sampled rankings)."""
+    if isinstance(rankings, pd.DataFrame):
+        for col in (user, sample, item, rank):
+            if col not in rankings.columns:
+                raise ValueError(f"rankings has no column {col!r}")
+        if len(rankings) == 0:
+            raise ValueError("rankings is empty")
+        if rankings[[user, sample, item, rank]].isna().any().any():
+            raise ValueError("rankings has a missing value in its id or rank columns")
+        r = as_numeric_array(rankings[rank].to_numpy(), f"rankings[{rank!r}]", ndim=1)
+        if (r < 1).any() or (r != np.floor(r)).any():
+            raise ValueError(f"rankings[{rank!r}] must hold integer ranks >= 1")
+        frame = rankings.assign(_r=r).sort_values([user, sample, "_r"], kind="stable")
+        if frame.duplicated([user, sample, "_r"]).any():
+            raise ValueError("rankings gives two items one rank in one sample")
+        ids, out = [], []
+        for u, rows in frame.groupby(user, sort=True):
+            ids.append(u)
+            out.append([g[item].to_numpy(dtype=object) for _, g in rows.groupby(sample)])
+        return pd.Index(ids, name=user), out
+    if isinstance(rankings, np.ndarray):
+        if rankings.ndim != 3:
+            raise ValueError(
+                f"a rankings array must be 3-D (n_users, n_samples, length), got {rankings.ndim}-D"
+            )
+        if rankings.dtype.kind == "f":
+            raise TypeError("rankings must hold item ids, not floats (scores?)")
+        rankings = rankings.tolist()
+    if isinstance(rankings, (str, bytes, Mapping, set)) or not hasattr(rankings, "__len__"):
+        raise TypeError(
+            "rankings must be a DataFrame (user, sample, item, rank), a 3-D array or a list "
+            f"(users) of lists (samples) of ranked item ids, got {type(rankings).__name__}"
+        )
+    if len(rankings) == 0:
+        raise ValueError("rankings is empty")
+    out = []
+    for u, samples in enumerate(rankings):
+        if isinstance(samples, (str, bytes, Mapping, set)) or not hasattr(samples, "__len__"):
+            raise TypeError(f"rankings[{u}] must be a list of sampled rankings")
+        if len(samples) == 0:
+            raise ValueError(f"rankings[{u}] holds no sampled ranking")
+        out.append([_one_ranking(s, f"rankings[{u}]") for s in samples])
+    return pd.RangeIndex(len(out)), out
+
+
+def _one_ranking(ranking, name):
+    if isinstance(ranking, (str, bytes, Mapping, set)) or not hasattr(ranking, "__len__"):
+        raise TypeError(f"{name} must hold lists of item ids, found {ranking!r:.60}")
+    arr = np.empty(len(ranking), dtype=object)
+    for j, x in enumerate(ranking):
+        if x is None or (isinstance(x, float) and x != x) or not isinstance(x, Hashable):
+            raise TypeError(f"{name} must hold hashable item ids, found {x!r}")
+        if isinstance(x, (float, np.floating)):
+            raise TypeError(f"{name} must hold item ids, found the float {x!r}")
+        arr[j] = x
+    if len(set(arr.tolist())) != arr.shape[0]:
+        raise ValueError(f"{name} holds a ranking with a repeated item")
+    return arr
+
+
+def _read_relevance(relevance, user_ids, from_frame, user, item, grade):
+    """Per user of ``user_ids``, a dict item -> grade (>= 0)."""
+    if isinstance(relevance, pd.DataFrame):
+        cols = (user, item) + ((grade,) if grade is not None else ())
+        for col in cols:
+            if col not in relevance.columns:
+                raise ValueError(f"relevance has no column {col!r}")
+        if relevance[[user, item]].isna().any().any():
+            raise ValueError(f"relevance has a missing {user!r} or {item!r}")
+        g = (
+            np.ones(len(relevance))
+            if grade is None
+            else as_numeric_array(
+                relevance[grade].to_numpy(), f"relevance[{grade!r}]", ndim=1, nonnegative=True
+            )
+        )
+        if not from_frame and not pd.api.types.is_integer_dtype(relevance[user]):
+            raise TypeError(
+                f"relevance is a DataFrame but rankings are not: its {user!r} column must hold "
+                "positions 0, 1, ... of the users in rankings"
+            )
+        out = [{} for _ in range(len(user_ids))]
+        pos = pd.Index(user_ids).get_indexer(relevance[user])
+        if not (pos >= 0).any():
+            raise ValueError("relevance shares no user with rankings")
+        for p, i, v in zip(pos, relevance[item].to_numpy(dtype=object), g, strict=True):
+            if p >= 0:
+                out[p][i] = out[p].get(i, 0.0) + float(v)
+        return out
+    if grade is not None:
+        raise TypeError("grade= applies only when relevance is a DataFrame")
+    if isinstance(relevance, np.ndarray) and relevance.ndim == 2:
+        m = as_numeric_array(relevance, "relevance", ndim=2, nonnegative=True)
+        if m.shape[0] != len(user_ids):
+            raise ValueError(f"relevance has {m.shape[0]} rows for {len(user_ids)} users")
+        return [{j: float(v) for j, v in enumerate(row)} for row in m]
+    if isinstance(relevance, (str, bytes, Mapping, set)) or not hasattr(relevance, "__len__"):
+        raise TypeError(
+            "relevance must be a DataFrame (user, item[, grade]), a 2-D array of grades or "
+            f"one dict or set of items per user, got {type(relevance).__name__}"
+        )
+    if len(relevance) != len(user_ids):
+        raise ValueError(f"relevance has {len(relevance)} entries for {len(user_ids)} users")
+    out = []
+    for u, rel in enumerate(relevance):
+        if isinstance(rel, Mapping):
+            vals = as_numeric_array(list(rel.values()), f"relevance[{u}]", nonnegative=True)
+            out.append(dict(zip(rel.keys(), vals.tolist(), strict=True)))
+        elif isinstance(rel, (str, bytes)) or not hasattr(rel, "__iter__"):
+            raise TypeError(f"relevance[{u}] must be a dict item -> grade or a set of items")
+        else:
+            out.append({i: 1.0 for i in rel})
+    return out
+
+
+# --------------------------------------------------------------------------
+# exposure of one ranking, the target of one user
+def _model(attention, patience, utility):
+    """Check the user model once; return a function (length, relevant flags) -> weights."""
+    if isinstance(attention, str) and attention == "cascade":
+        p = 0.5 if patience is None else check_probability(patience, "patience")
+        u = 0.5 if utility is None else check_probability(utility, "utility", open=False)
+
+        def cascade(n, rel):  # expeval's gerr: p^i (1 - u)^(relevant items above)
+            above = np.concatenate(([0], np.cumsum(rel[:-1]))) if n else np.zeros(0)
+            return p ** np.arange(n) * (1.0 - u) ** above
+
+        return cascade
+    if utility is not None:
+        raise TypeError("utility applies only to attention='cascade'")
+    _attention_of(np.arange(1, 2), attention, patience)  # check the arguments once
+    return lambda n, rel: _attention_of(np.arange(1, n + 1), attention, patience)
+
+
+def _run_exposure(samples, grades, weights):
+    """Expected exposure of each item over the sampled rankings: dict item -> eps."""
+    out = {}
+    for ranking in samples:
+        rel = np.array([grades.get(i, 0.0) > 0 for i in ranking], dtype=np.float64)
+        for i, w in zip(ranking.tolist(), weights(len(ranking), rel), strict=True):
+            out[i] = out.get(i, 0.0) + w / len(samples)
+    return out
+
+
+def _target_exposure(grades, weights, complete):
+    """Target exposure of the ideal policy: dict item -> eps* (equal grades share positions)."""
+    items = [i for i, g in grades.items() if complete or g > 0]
+    if not items:
+        return {}
+    g = np.array([grades[i] for i in items])
+    levels, counts = np.unique(-g, return_counts=True)  # grades from the highest
+    w = weights(len(items), np.sort(g)[::-1] > 0)
+    bounds = np.concatenate(([0], np.cumsum(counts)))
+    share = {-lv: w[a:b].mean() for lv, a, b in zip(levels, bounds[:-1], bounds[1:], strict=True)}
+    return {i: share[gi] for i, gi in zip(items, g, strict=True)}
+
+
+def _per_user(rankings, relevance, attention, patience, utility, complete, names):
+    user, sample, item, rank, grade = names
+    user_ids, per = _read_rankings(rankings, user, sample, item, rank)
+    from_frame = isinstance(rankings, pd.DataFrame)
+    if relevance is None:
+        rel = [{} for _ in user_ids]
+    else:
+        rel = _read_relevance(relevance, user_ids, from_frame, user, item, grade)
+    weights = _model(attention, patience, utility)
+    return user_ids, per, rel, weights
+
+
+def expected_exposure(
+    rankings, relevance=None, *, attention="geometric", patience=None, utility=None,
+    user="user", sample="sample", item="item", rank="rank",
+):  # fmt: skip
+    """Expected exposure of each item for each user, over sampled rankings.
+
+    .. math:: \\varepsilon_u(i) = \\frac{1}{S}\\sum_{s=1}^{S} w\\big(r_{u,s}(i)\\big)
+
+    with ``r_{u,s}(i)`` the rank of ``i`` in user ``u``'s ``s``-th sampled
+    ranking (no term when absent) and ``w`` the user model's attention.
+
+    Parameters
+    ----------
+    rankings : pandas.DataFrame, 3-D array or list of lists of lists
+        The sampled rankings of each user: a long DataFrame with columns
+        ``user``, ``sample``, ``item`` and ``rank`` (1 = first); a 3-D
+        array ``(n_users, n_samples, length)`` of item ids (such as
+        :func:`plackett_luce_rankings` returns); or a list (one entry per
+        user) of lists of ranked item ids.
+    relevance : optional
+        Needed only by ``attention='cascade'`` (see
+        :func:`expected_exposure_loss`).
+    attention : {'geometric', 'cascade', 'rbp', 'log', 'uniform'} or array-like
+        The user model, default ``'geometric'``: ``p^(rank - 1)`` (the
+        authors' ``rbp``; :func:`recmetrics.beyond.attention_weights` for the
+        others); ``'cascade'``: ``p^(rank - 1) (1 - u)^(relevant items
+        above)``, the authors' ``gerr`` (Chapelle et al. 2009's cascade).
+    patience : float, optional
+        ``p`` in (0, 1); ``None`` means 0.5 (the authors' default).
+    utility : float, optional
+        ``u`` in [0, 1] of ``'cascade'``, the chance that a relevant item
+        satisfies the user; ``None`` means 0.5.
+    user, sample, item, rank : str
+        Column names of a ``rankings`` DataFrame (and of ``relevance``).
+
+    Returns
+    -------
+    pandas.Series
+        Indexed by (user, item), named ``'exposure'``; users by the ids of
+        a DataFrame, by position otherwise.
+
+    References
+    ----------
+    .. [1] F. Diaz, B. Mitra, M. D. Ekstrand, A. J. Biega and B. Carterette.
+       Evaluating Stochastic Rankings with Expected Exposure. CIKM 2020.
+
+    Examples
+    --------
+    >>> expected_exposure([[["a", "b"], ["b", "a"]]])
+    user  item
+    0     a       0.75
+          b       0.75
+    Name: exposure, dtype: float64
+    """
+    if relevance is None:
+        if isinstance(attention, str) and attention == "cascade":
+            raise TypeError("attention='cascade' needs relevance= (it counts relevant items)")
+    names = (user, sample, item, rank, None)
+    user_ids, per, rel, weights = _per_user(
+        rankings, relevance, attention, patience, utility, False, names
+    )
+    keys, values = [], []
+    for u, samples, grades in zip(user_ids, per, rel, strict=True):
+        for i, e in _run_exposure(samples, grades, weights).items():
+            keys.append((u, i))
+            values.append(e)
+    index = pd.MultiIndex.from_tuples(keys, names=["user", "item"])
+    return pd.Series(values, index=index, name="exposure", dtype=np.float64)
+
+
+def expected_exposure_loss(
+    rankings, relevance, *, attention="geometric", patience=None, utility=None,
+    complete=False, per_user=False, user="user", sample="sample", item="item", rank="rank",
+    grade=None,
+):  # fmt: skip
+    """Expected exposure loss EE-L, with its disparity (EE-D) and relevance (EE-R) parts.
+
+    .. math:: \\text{EE-L} = \\sum_i (\\varepsilon_i - \\varepsilon^*_i)^2, \\quad
+              \\text{EE-D} = \\sum_i \\varepsilon_i^2, \\quad
+              \\text{EE-R} = \\sum_i \\varepsilon_i \\varepsilon^*_i
+
+    per user, over every item that is ranked or relevant, so that
+    ``EE-L = EE-D - 2 EE-R + ||eps*||^2``. ``eps`` is
+    :func:`expected_exposure`; ``eps*`` the target: the items of the
+    target set sorted by decreasing grade, the attention of positions
+    ``b + 1 .. b + m`` shared equally by the ``m`` items of a grade below
+    ``b`` better ones (Diaz et al. 2020, section 4; ``expeval``'s
+    ``exposure.target``). Lower EE-L is better; EE-L is 0 for a policy
+    whose expected exposure is the target (e.g. a uniform shuffle of
+    equally relevant items, over all its orders).
+
+    Parameters
+    ----------
+    rankings : pandas.DataFrame, 3-D array or list of lists of lists
+        The sampled rankings of each user (see :func:`expected_exposure`).
+    relevance : pandas.DataFrame, 2-D array, or sequence of dicts or sets
+        The grades: a long DataFrame (``user``, ``item``, and the column
+        ``grade``), a 2-D array of grades (row = user, column = item
+        position, for rankings of column positions), or one dict item ->
+        grade or set of relevant items (grade 1) per user. Grades >= 0;
+        unlisted items have grade 0.
+    attention : {'geometric', 'cascade', 'rbp', 'log', 'uniform'} or array-like
+        The user model (:func:`expected_exposure`); default ``'geometric'``
+        (``expeval -u rbp``; its default is ``gerr``, ``'cascade'`` here).
+    patience : float, optional
+        ``p`` in (0, 1); ``None`` means 0.5.
+    utility : float, optional
+        ``u`` of ``'cascade'``; ``None`` means 0.5.
+    complete : bool, default False
+        ``False`` (retrieval, ``expeval``'s default): only items of grade > 0
+        have a target exposure, every other item's target is 0. ``True``
+        (re-ranking a judged candidate set, ``expeval -C``): every item of
+        ``relevance``, grade 0 included, shares the exposure of its grade's
+        positions.
+    per_user : bool, default False
+        Return one row per user instead of the means over users.
+    user, sample, item, rank : str
+        Column names of the DataFrames.
+    grade : str, optional
+        The grade column of a ``relevance`` DataFrame; ``None``: each row
+        is a relevant pair of grade 1.
+
+    Returns
+    -------
+    pandas.Series or pandas.DataFrame
+        ``ee_l``, ``ee_d``, ``ee_r``: means over users (a Series), or a
+        DataFrame indexed by user. A user without any item of grade > 0
+        gets NaN and is left out of the means (``expeval`` skips it).
+
+    See Also
+    --------
+    plackett_luce_rankings, expected_exposure
+
+    References
+    ----------
+    .. [1] F. Diaz, B. Mitra, M. D. Ekstrand, A. J. Biega and B. Carterette.
+       Evaluating Stochastic Rankings with Expected Exposure. CIKM 2020.
+    .. [2] O. Chapelle, D. Metzler, Y. Zhang and P. Grinspan. Expected
+       Reciprocal Rank for Graded Relevance. CIKM 2009.
+
+    Examples
+    --------
+    Two equally relevant items, always ranked a, b: the target gives each
+    (1 + 0.5) / 2 = 0.75, the run gives a 1 and b 0.5.
+
+    >>> expected_exposure_loss([[["a", "b"]]], [{"a", "b"}])
+    ee_l    0.1250
+    ee_d    1.2500
+    ee_r    1.1250
+    dtype: float64
+
+    Shuffling them (both orders) meets the target:
+
+    >>> expected_exposure_loss([[["a", "b"], ["b", "a"]]], [{"a", "b"}])["ee_l"]
+    np.float64(0.0)
+    """
+    complete = check_bool(complete, "complete")
+    per_user = check_bool(per_user, "per_user")
+    names = (user, sample, item, rank, grade)
+    user_ids, per, rel, weights = _per_user(
+        rankings, relevance, attention, patience, utility, complete, names
+    )
+    rows = np.full((len(user_ids), 3), np.nan)
+    for u, (samples, grades) in enumerate(zip(per, rel, strict=True)):
+        if not any(g > 0 for g in grades.values()):
+            continue
+        run = _run_exposure(samples, grades, weights)
+        target = _target_exposure(grades, weights, complete)
+        keys = list(dict.fromkeys([*run, *target]))
+        e = np.array([run.get(i, 0.0) for i in keys])
+        t = np.array([target.get(i, 0.0) for i in keys])
+        rows[u] = (np.sum((e - t) ** 2), np.sum(e * e), np.sum(e * t))
+    table = pd.DataFrame(rows, index=user_ids, columns=["ee_l", "ee_d", "ee_r"])
+    if per_user:
+        return table
+    if table["ee_l"].isna().all():
+        raise ValueError("relevance gives no user an item of grade > 0")
+    return table.mean()
