@@ -25,13 +25,18 @@ its code on random inputs.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Hashable, Mapping
 
 import numpy as np
 import pandas as pd
 
-from ..._validation import as_numeric_array, check_bool, check_probability, check_seed
+from ..._validation import (
+    as_numeric_array,
+    check_bool,
+    check_count,
+    check_probability,
+    check_seed,
+)
 from .exposure import _attention_of
 
 __all__ = ["plackett_luce_rankings", "expected_exposure", "expected_exposure_loss"]
@@ -81,22 +86,14 @@ def plackett_luce_rankings(scores, n_samples, *, k=None, seed=0):
     s = as_numeric_array(scores, "scores", ndim=(1, 2))
     if s.shape[-1] == 0:
         raise ValueError("scores holds no item")
-    if isinstance(n_samples, (bool, np.bool_)) or not isinstance(n_samples, numbers.Integral):
-        raise TypeError(f"n_samples must be an integer >= 1, got {n_samples!r}")
-    if not 1 <= n_samples <= 10**7:
-        raise ValueError(f"n_samples must be an integer in [1, 1e7], got {n_samples!r}")
+    n_samples = check_count(n_samples, "n_samples", maximum=10**7)
     n = s.shape[-1]
-    if k is not None:
-        if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-            raise TypeError(f"k must be an integer >= 1, got {k!r}")
-        if k < 1:
-            raise ValueError(f"k must be an integer >= 1, got {k!r}")
-    k = n if k is None else min(int(k), n)
+    k = n if k is None else min(check_count(k, "k"), n)
     rng = check_seed(seed)
     rows = s.reshape(-1, n)
-    out = np.empty((rows.shape[0], int(n_samples), k), dtype=np.int64)
+    out = np.empty((rows.shape[0], n_samples, k), dtype=np.int64)
     for u, row in enumerate(rows):
-        keys = row[None, :] + rng.gumbel(size=(int(n_samples), n))
+        keys = row[None, :] + rng.gumbel(size=(n_samples, n))
         out[u] = np.argsort(-keys, axis=1, kind="stable")[:, :k]
     return out[0] if s.ndim == 1 else out
 

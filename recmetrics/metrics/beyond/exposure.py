@@ -20,13 +20,18 @@ Expected exposure over stochastic rankings (Diaz et al. 2020) is in
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Hashable, Mapping
 
 import numpy as np
 import pandas as pd
 
-from ..._validation import as_numeric_array, check_bool, check_choice, check_probability
+from ..._validation import (
+    as_numeric_array,
+    check_bool,
+    check_choice,
+    check_count,
+    check_probability,
+)
 from ...inputs.ids import _show
 from ...inputs.lists import _read_lists
 from ._pieces import _fill_doc
@@ -122,11 +127,8 @@ def attention_weights(length, attention="log", *, patience=None):
     >>> attention_weights(3, [1.0, 0.5])
     array([1. , 0.5, 0. ])
     """
-    if isinstance(length, (bool, np.bool_)) or not isinstance(length, numbers.Integral):
-        raise TypeError(f"length must be an integer >= 1, got {length!r}")
-    if length < 1:
-        raise ValueError(f"length must be an integer >= 1, got {length!r}")
-    return _attention_of(np.arange(1, int(length) + 1), attention, patience)
+    length = check_count(length, "length", maximum=10**8)
+    return _attention_of(np.arange(1, length + 1), attention, patience)
 
 
 def _exposure(lists, attention, patience):
