@@ -37,6 +37,7 @@ from ..._validation import (
     check_probability,
     check_seed,
 )
+from ...inputs.ids import _id_kind
 from .exposure import _attention_of
 
 __all__ = ["plackett_luce_rankings", "expected_exposure", "expected_exposure_loss"]
@@ -99,12 +100,40 @@ def plackett_luce_rankings(scores, n_samples, *, k=None, seed=0):
 
 
 # --------------------------------------------------------------------------
-# inputs: sampled rankings per user, relevance per user
+# inputs, read into flat arrays: one entry per (sampled ranking, position)
+class _Samples:
+    """The sampled rankings of every user, flat: entries ordered by sample, then position."""
+
+    def __init__(self, user_ids, owner, samp, pos, ids, n_samples):
+        self.user_ids, self.owner, self.samp, self.pos = user_ids, owner, samp, pos
+        self.ids, self.n_samples = ids, n_samples
+
+
+def _flat_from_lengths(lengths, sample_owner, ids, user_ids):
+    lengths = np.asarray(lengths, dtype=np.int64)
+    sample_owner = np.asarray(sample_owner, dtype=np.int64)
+    samp = np.repeat(np.arange(lengths.shape[0]), lengths)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    pos = np.arange(samp.shape[0], dtype=np.int64) - starts[samp]
+    n_samples = np.bincount(sample_owner, minlength=len(user_ids))
+    return _Samples(user_ids, sample_owner[samp], samp, pos, ids, n_samples)
+
+
+def _check_ids(ids, name):
+    """Item ids of ``name`` as an object array: no missing id, no float."""
+    ids = np.asarray(ids, dtype=object) if not isinstance(ids, np.ndarray) else ids
+    if ids.size and pd.isna(pd.Index(ids, dtype=object)).any():
+        raise TypeError(f"{name} holds a missing item id")
+    if ids.dtype.kind == "f" or (ids.size and _id_kind(ids) in ("float", "mixed-integer-float")):
+        raise TypeError(f"{name} must hold item ids, not floats (scores?)")
+    return ids
+
+
 def _read_rankings(rankings, user, sample, item, rank):
-    """``(user_ids, per_user)``: per user, a list of 1-D object arrays (its sampled rankings)."""
+    """The sampled rankings (any accepted form) as :class:`_Samples`."""
     if isinstance(rankings, pd.DataFrame):
         for col in (user, sample, item, rank):
-            if col not in rankings.columns:
+            if not isinstance(col, Hashable) or col not in rankings.columns:
                 raise ValueError(f"rankings has no column {col!r}")
         if len(rankings) == 0:
             raise ValueError("rankings is empty")
@@ -116,19 +145,24 @@ def _read_rankings(rankings, user, sample, item, rank):
         frame = rankings.assign(_r=r).sort_values([user, sample, "_r"], kind="stable")
         if frame.duplicated([user, sample, "_r"]).any():
             raise ValueError("rankings gives two items one rank in one sample")
-        ids, out = [], []
-        for u, rows in frame.groupby(user, sort=True):
-            ids.append(u)
-            out.append([g[item].to_numpy(dtype=object) for _, g in rows.groupby(sample)])
-        return pd.Index(ids, name=user), out
+        codes, user_ids = pd.factorize(frame[user], sort=True)
+        samp = frame.groupby([user, sample], sort=True).ngroup().to_numpy()
+        lengths = np.bincount(samp)
+        sample_owner = codes[np.concatenate(([0], np.cumsum(lengths)[:-1]))]
+        ids = _check_ids(frame[item].to_numpy(dtype=object), f"rankings[{item!r}]")
+        return _flat_from_lengths(lengths, sample_owner, ids, pd.Index(user_ids, name=user))
     if isinstance(rankings, np.ndarray):
         if rankings.ndim != 3:
             raise ValueError(
                 f"a rankings array must be 3-D (n_users, n_samples, length), got {rankings.ndim}-D"
             )
-        if rankings.dtype.kind == "f":
-            raise TypeError("rankings must hold item ids, not floats (scores?)")
-        rankings = rankings.tolist()
+        n_users, n_samp, length = rankings.shape
+        if n_users == 0 or n_samp == 0:
+            raise ValueError("rankings is empty (no user or no sampled ranking)")
+        ids = _check_ids(rankings.reshape(-1), "rankings")
+        lengths = np.full(n_users * n_samp, length)
+        owner = np.repeat(np.arange(n_users), n_samp)
+        return _flat_from_lengths(lengths, owner, ids, pd.RangeIndex(n_users))
     if isinstance(rankings, (str, bytes, Mapping, set)) or not hasattr(rankings, "__len__"):
         raise TypeError(
             "rankings must be a DataFrame (user, sample, item, rank), a 3-D array or a list "
@@ -136,37 +170,32 @@ def _read_rankings(rankings, user, sample, item, rank):
         )
     if len(rankings) == 0:
         raise ValueError("rankings is empty")
-    out = []
+    flat, lengths, owner = [], [], []
     for u, samples in enumerate(rankings):
         if isinstance(samples, (str, bytes, Mapping, set)) or not hasattr(samples, "__len__"):
             raise TypeError(f"rankings[{u}] must be a list of sampled rankings")
         if len(samples) == 0:
             raise ValueError(f"rankings[{u}] holds no sampled ranking")
-        out.append([_one_ranking(s, f"rankings[{u}]") for s in samples])
-    return pd.RangeIndex(len(out)), out
+        for one in samples:
+            if isinstance(one, (str, bytes, Mapping, set)) or not hasattr(one, "__len__"):
+                raise TypeError(f"rankings[{u}] must hold lists of item ids, found {one!r:.60}")
+            flat.extend(one)
+            lengths.append(len(one))
+        owner.extend([u] * len(samples))
+    ids = np.empty(len(flat), dtype=object)
+    ids[:] = flat
+    return _flat_from_lengths(
+        lengths, owner, _check_ids(ids, "rankings"), pd.RangeIndex(len(rankings))
+    )
 
 
-def _one_ranking(ranking, name):
-    if isinstance(ranking, (str, bytes, Mapping, set)) or not hasattr(ranking, "__len__"):
-        raise TypeError(f"{name} must hold lists of item ids, found {ranking!r:.60}")
-    arr = np.empty(len(ranking), dtype=object)
-    for j, x in enumerate(ranking):
-        if x is None or (isinstance(x, float) and x != x) or not isinstance(x, Hashable):
-            raise TypeError(f"{name} must hold hashable item ids, found {x!r}")
-        if isinstance(x, (float, np.floating)):
-            raise TypeError(f"{name} must hold item ids, found the float {x!r}")
-        arr[j] = x
-    if len(set(arr.tolist())) != arr.shape[0]:
-        raise ValueError(f"{name} holds a ranking with a repeated item")
-    return arr
-
-
-def _read_relevance(relevance, user_ids, from_frame, user, item, grade):
-    """Per user of ``user_ids``, a dict item -> grade (>= 0)."""
+def _read_relevance(relevance, samples, from_frame, user, item, grade, complete):
+    """``(owner, ids, grades)``: the graded items of each user (position in ``samples``)."""
+    user_ids = samples.user_ids
     if isinstance(relevance, pd.DataFrame):
         cols = (user, item) + ((grade,) if grade is not None else ())
         for col in cols:
-            if col not in relevance.columns:
+            if not isinstance(col, Hashable) or col not in relevance.columns:
                 raise ValueError(f"relevance has no column {col!r}")
         if relevance[[user, item]].isna().any().any():
             raise ValueError(f"relevance has a missing {user!r} or {item!r}")
@@ -182,92 +211,134 @@ def _read_relevance(relevance, user_ids, from_frame, user, item, grade):
                 f"relevance is a DataFrame but rankings are not: its {user!r} column must hold "
                 "positions 0, 1, ... of the users in rankings"
             )
-        out = [{} for _ in range(len(user_ids))]
         pos = pd.Index(user_ids).get_indexer(relevance[user])
         if not (pos >= 0).any():
             raise ValueError("relevance shares no user with rankings")
-        for p, i, v in zip(pos, relevance[item].to_numpy(dtype=object), g, strict=True):
-            if p >= 0:
-                out[p][i] = out[p].get(i, 0.0) + float(v)
-        return out
+        keep = pos >= 0
+        ids = relevance[item].to_numpy(dtype=object)[keep]
+        return pos[keep], _check_ids(ids, f"relevance[{item!r}]"), g[keep]
     if grade is not None:
         raise TypeError("grade= applies only when relevance is a DataFrame")
+    n_users = len(user_ids)
     if isinstance(relevance, np.ndarray) and relevance.ndim == 2:
         m = as_numeric_array(relevance, "relevance", ndim=2, nonnegative=True)
-        if m.shape[0] != len(user_ids):
-            raise ValueError(f"relevance has {m.shape[0]} rows for {len(user_ids)} users")
-        return [{j: float(v) for j, v in enumerate(row)} for row in m]
+        if m.shape[0] != n_users:
+            raise ValueError(f"relevance has {m.shape[0]} rows for {n_users} users")
+        rows, cols = np.nonzero(np.ones_like(m, dtype=bool) if complete else m > 0)
+        return rows, cols.astype(object), m[rows, cols]
     if isinstance(relevance, (str, bytes, Mapping, set)) or not hasattr(relevance, "__len__"):
         raise TypeError(
             "relevance must be a DataFrame (user, item[, grade]), a 2-D array of grades or "
             f"one dict or set of items per user, got {type(relevance).__name__}"
         )
-    if len(relevance) != len(user_ids):
-        raise ValueError(f"relevance has {len(relevance)} entries for {len(user_ids)} users")
-    out = []
+    if len(relevance) != n_users:
+        raise ValueError(f"relevance has {len(relevance)} entries for {n_users} users")
+    owner, flat, grades = [], [], []
     for u, rel in enumerate(relevance):
         if isinstance(rel, Mapping):
             vals = as_numeric_array(list(rel.values()), f"relevance[{u}]", nonnegative=True)
-            out.append(dict(zip(rel.keys(), vals.tolist(), strict=True)))
+            flat.extend(rel.keys())
+            grades.extend(vals.tolist())
         elif isinstance(rel, (str, bytes)) or not hasattr(rel, "__iter__"):
             raise TypeError(f"relevance[{u}] must be a dict item -> grade or a set of items")
         else:
-            out.append({i: 1.0 for i in rel})
-    return out
+            rel = list(rel)
+            flat.extend(rel)
+            grades.extend([1.0] * len(rel))
+        owner.extend([u] * (len(flat) - len(owner)))
+    ids = np.empty(len(flat), dtype=object)
+    ids[:] = flat
+    return (
+        np.asarray(owner, dtype=np.int64),
+        _check_ids(ids, "relevance"),
+        np.asarray(grades, dtype=np.float64),
+    )
 
 
 # --------------------------------------------------------------------------
-# exposure of one ranking, the target of one user
+# the exposures: vectorised over users, samples and items
 def _model(attention, patience, utility):
-    """Check the user model once; return a function (length, relevant flags) -> weights."""
+    """Check the user model once: ``(base, u)``, ``u`` None unless the cascade."""
     if isinstance(attention, str) and attention == "cascade":
         p = 0.5 if patience is None else check_probability(patience, "patience")
         u = 0.5 if utility is None else check_probability(utility, "utility", open=False)
-
-        def cascade(n, rel):  # expeval's gerr: p^i (1 - u)^(relevant items above)
-            above = np.concatenate(([0], np.cumsum(rel[:-1]))) if n else np.zeros(0)
-            return p ** np.arange(n) * (1.0 - u) ** above
-
-        return cascade
+        return (lambda pos: p**pos), u
     if utility is not None:
         raise TypeError("utility applies only to attention='cascade'")
     _attention_of(np.arange(1, 2), attention, patience)  # check the arguments once
-    return lambda n, rel: _attention_of(np.arange(1, n + 1), attention, patience)
+    return (lambda pos: _attention_of(pos + 1, attention, patience)), None
 
 
-def _run_exposure(samples, grades, weights):
-    """Expected exposure of each item over the sampled rankings: dict item -> eps."""
-    out = {}
-    for ranking in samples:
-        rel = np.array([grades.get(i, 0.0) > 0 for i in ranking], dtype=np.float64)
-        for i, w in zip(ranking.tolist(), weights(len(ranking), rel), strict=True):
-            out[i] = out.get(i, 0.0) + w / len(samples)
-    return out
+def _sorted_groups(keys):
+    """``(inverse, sorted distinct keys)`` of int64 keys (``np.unique``'s, faster here)."""
+    inverse, distinct = pd.factorize(np.asarray(keys, dtype=np.int64), sort=True)
+    return inverse, np.asarray(distinct, dtype=np.int64)
 
 
-def _target_exposure(grades, weights, complete):
-    """Target exposure of the ideal policy: dict item -> eps* (equal grades share positions)."""
-    items = [i for i, g in grades.items() if complete or g > 0]
-    if not items:
-        return {}
-    g = np.array([grades[i] for i in items])
-    levels, counts = np.unique(-g, return_counts=True)  # grades from the highest
-    w = weights(len(items), np.sort(g)[::-1] > 0)
-    bounds = np.concatenate(([0], np.cumsum(counts)))
-    share = {-lv: w[a:b].mean() for lv, a, b in zip(levels, bounds[:-1], bounds[1:], strict=True)}
-    return {i: share[gi] for i, gi in zip(items, g, strict=True)}
+def _exposures(rankings, relevance, attention, patience, utility, complete, names):
+    """Run and target exposure of every (user, item) pair, keyed ``user * n_codes + code``.
 
-
-def _per_user(rankings, relevance, attention, patience, utility, complete, names):
+    The cascade (expeval's ``gerr``): ``p^i (1 - u)^(relevant items above)``,
+    ``i`` the 0-based position; the target ranks the items by decreasing
+    grade, and the items of one grade share the mean attention of their
+    positions.
+    """
     user, sample, item, rank, grade = names
-    user_ids, per = _read_rankings(rankings, user, sample, item, rank)
-    from_frame = isinstance(rankings, pd.DataFrame)
+    base, u = _model(attention, patience, utility)
+    run = _read_rankings(rankings, user, sample, item, rank)
+    n_users = len(run.user_ids)
     if relevance is None:
-        rel = [{} for _ in user_ids]
+        r_owner, r_ids, r_grade = np.zeros(0, np.int64), np.zeros(0, object), np.zeros(0)
     else:
-        rel = _read_relevance(relevance, user_ids, from_frame, user, item, grade)
-    weights = _model(attention, patience, utility)
-    return user_ids, per, rel, weights
+        from_frame = isinstance(rankings, pd.DataFrame)
+        r_owner, r_ids, r_grade = _read_relevance(
+            relevance, run, from_frame, user, item, grade, complete
+        )
+        kinds = {_id_kind(x) for x in (run.ids, r_ids) if x.size}
+        if len(kinds & {"int", "str"}) == 2:
+            raise TypeError("relevance and rankings hold item ids of different types")
+    try:
+        codes, uniques = pd.factorize(np.concatenate([run.ids, r_ids]))
+    except TypeError:
+        raise TypeError("rankings and relevance must hold hashable item ids") from None
+    n = max(len(uniques), 1)
+    code, r_code = codes[: run.ids.shape[0]], codes[run.ids.shape[0] :]
+    if pd.unique(run.samp * n + code).shape[0] != code.shape[0]:
+        raise ValueError("rankings holds a ranking with a repeated item")
+    # relevance: one grade per (user, item), repeated rows summed
+    inv, rkeys = _sorted_groups(r_owner * n + r_code)
+    rgrade = np.bincount(inv, weights=r_grade, minlength=rkeys.shape[0])
+    # run exposure of each entry, then its mean over the user's samples
+    key = run.owner * n + code
+    w = base(run.pos.astype(np.float64))
+    if u is not None:
+        rel = np.zeros(key.shape[0], dtype=np.int64)
+        if rkeys.size:
+            at = np.minimum(np.searchsorted(rkeys, key), rkeys.shape[0] - 1)
+            rel = ((rkeys[at] == key) & (rgrade[at] > 0)).astype(np.int64)
+        cs = np.cumsum(rel)
+        first = np.searchsorted(run.samp, run.samp, side="left")
+        above = cs - rel - (cs - rel)[first]
+        w = w * (1.0 - u) ** above
+    einv, ekeys = _sorted_groups(key)
+    eps = np.bincount(einv, weights=w / run.n_samples[run.owner], minlength=ekeys.shape[0])
+    # target: per user, grades from the highest; equal grades share their positions
+    keep = rgrade > 0 if not complete else np.ones(rkeys.shape[0], dtype=bool)
+    tkeys, tgrade = rkeys[keep], rgrade[keep]
+    towner = tkeys // n
+    order = np.lexsort((-tgrade, towner))
+    tkeys, tgrade, towner = tkeys[order], tgrade[order], towner[order]
+    tpos = np.arange(tkeys.shape[0]) - np.searchsorted(towner, towner, side="left")
+    tw = base(tpos.astype(np.float64))
+    if u is not None:
+        n_rel = np.bincount(towner[tgrade > 0], minlength=n_users)
+        tw = tw * (1.0 - u) ** np.minimum(tpos, n_rel[towner])
+    new = np.ones(tkeys.shape[0], dtype=bool)
+    new[1:] = (towner[1:] != towner[:-1]) | (tgrade[1:] != tgrade[:-1])
+    level = np.cumsum(new) - 1
+    share = np.bincount(level, weights=tw) / np.bincount(level)
+    has_rel = np.bincount(rkeys[rgrade > 0] // n, minlength=n_users) > 0
+    return run.user_ids, uniques, n, (ekeys, eps), (tkeys, share[level]), has_rel
 
 
 def expected_exposure(
@@ -328,16 +399,13 @@ def expected_exposure(
         if isinstance(attention, str) and attention == "cascade":
             raise TypeError("attention='cascade' needs relevance= (it counts relevant items)")
     names = (user, sample, item, rank, None)
-    user_ids, per, rel, weights = _per_user(
+    user_ids, uniques, n, (ekeys, eps), _, _ = _exposures(
         rankings, relevance, attention, patience, utility, False, names
     )
-    keys, values = [], []
-    for u, samples, grades in zip(user_ids, per, rel, strict=True):
-        for i, e in _run_exposure(samples, grades, weights).items():
-            keys.append((u, i))
-            values.append(e)
-    index = pd.MultiIndex.from_tuples(keys, names=["user", "item"])
-    return pd.Series(values, index=index, name="exposure", dtype=np.float64)
+    index = pd.MultiIndex.from_arrays(
+        [user_ids[ekeys // n], pd.Index(uniques)[ekeys % n]], names=["user", "item"]
+    )
+    return pd.Series(eps, index=index, name="exposure", dtype=np.float64)
 
 
 def expected_exposure_loss(
@@ -429,19 +497,22 @@ def expected_exposure_loss(
     complete = check_bool(complete, "complete")
     per_user = check_bool(per_user, "per_user")
     names = (user, sample, item, rank, grade)
-    user_ids, per, rel, weights = _per_user(
+    user_ids, _, n, (ekeys, eps), (tkeys, target), has_rel = _exposures(
         rankings, relevance, attention, patience, utility, complete, names
     )
-    rows = np.full((len(user_ids), 3), np.nan)
-    for u, (samples, grades) in enumerate(zip(per, rel, strict=True)):
-        if not any(g > 0 for g in grades.values()):
-            continue
-        run = _run_exposure(samples, grades, weights)
-        target = _target_exposure(grades, weights, complete)
-        keys = list(dict.fromkeys([*run, *target]))
-        e = np.array([run.get(i, 0.0) for i in keys])
-        t = np.array([target.get(i, 0.0) for i in keys])
-        rows[u] = (np.sum((e - t) ** 2), np.sum(e * e), np.sum(e * t))
+    keys = _sorted_groups(np.concatenate([ekeys, tkeys]))[1]
+    e, t = np.zeros(keys.shape[0]), np.zeros(keys.shape[0])
+    e[np.searchsorted(keys, ekeys)] = eps
+    t[np.searchsorted(keys, tkeys)] = target
+    owner, m = keys // n, len(user_ids)
+    rows = np.column_stack(
+        [
+            np.bincount(owner, weights=(e - t) ** 2, minlength=m),
+            np.bincount(owner, weights=e * e, minlength=m),
+            np.bincount(owner, weights=e * t, minlength=m),
+        ]
+    )
+    rows[~has_rel] = np.nan
     table = pd.DataFrame(rows, index=user_ids, columns=["ee_l", "ee_d", "ee_r"])
     if per_user:
         return table
