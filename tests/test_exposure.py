@@ -324,6 +324,21 @@ def test_expected_exposure_loss_bad_input(args, kwargs, error, match):
         beyond.expected_exposure_loss(*args, **kwargs)
 
 
+def test_normalised_values_by_hand():
+    # retrieval, geometric p = 0.5: disparity in [0, 1 / (1 - 0.25)], difference in
+    # [0, ||t||^2 + 1 / (1 - 0.5)] = [0, 1.125 + 2], relevance in [0, ||t||^2] (two levels)
+    r = beyond.expected_exposure_loss([[["a", "b", "c"]]], [{"a": 2, "b": 1}], normalize=True)
+    raw = beyond.expected_exposure_loss([[["a", "b", "c"]]], [{"a": 2, "b": 1}])
+    assert r["ee_d"] == pytest.approx(raw["ee_d"] * 0.75)
+    assert r["ee_l"] == pytest.approx(raw["ee_l"] / (1.25 + 2))
+    assert r["ee_r"] == pytest.approx(raw["ee_r"] / 1.25)
+    # one grade only: expeval's default relevance, 1
+    one = beyond.expected_exposure_loss([[["a", "b"]]], [{"a", "b"}], normalize=True)
+    assert one["ee_r"] == 1.0
+    with pytest.raises(ValueError, match="normalize"):
+        beyond.expected_exposure_loss([[["a"]]], [{"a"}], attention="log", normalize=True)
+
+
 def test_cascade_exposure_needs_relevance():
     with pytest.raises(TypeError, match="relevance"):
         beyond.expected_exposure([[["a"]]], attention="cascade")
@@ -371,6 +386,39 @@ def _expeval_metrics(run, target):
     return difference, disparity, relevance
 
 
+def _expeval_normalised(values, qrels, target, um, p, u, complete):
+    """Expeval's metrics.py: (v - lower) / (upper - lower), its defaults at equal bounds."""
+    difference, disparity, relevance = values
+    n = len(target) if complete else math.inf
+    pp = p if um == "rbp" else p * u  # as expeval (metrics.py)
+
+    def geo(q, k):
+        return 1.0 / (1.0 - q) if k == math.inf else (1.0 - q**k) / (1.0 - q)
+
+    def norm(v, lb, ub, default):
+        return default if lb == ub else (v - lb) / (ub - lb)
+
+    dist = sorted(target.values())
+    # Relevance: the target reproduced; a static ranking in reverse order (reranking)
+    r_ub = sum(v * v for v in dist)
+    r_lb = 0.0 if n == math.inf else sum(pp**i * d for i, d in enumerate(dist))
+    if len(set(qrels.values())) <= 1:
+        r_ub = r_lb = 0.0
+    # Disparity: a static ranking; a uniform shuffle (reranking)
+    d_ub = geo(p * p, n)
+    d_lb = 0.0 if n == math.inf else geo(pp, n) ** 2 / n
+    # Difference
+    if n == math.inf:
+        f_ub = sum(v * v for v in dist) + geo(pp, n)
+    else:
+        f_ub = sum((pp**i - d) ** 2 for i, d in enumerate(dist))
+    return (
+        norm(difference, 0.0, f_ub, 0.0),
+        norm(disparity, d_lb, d_ub, 0.0),
+        norm(relevance, r_lb, r_ub, 1.0),
+    )
+
+
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("um", ["rbp", "gerr"])
 @pytest.mark.parametrize("complete", [False, True])
@@ -378,7 +426,7 @@ def test_agrees_with_expeval_on_random_inputs(seed, um, complete):
     rng = np.random.default_rng(seed)
     p, u = float(rng.uniform(0.3, 0.95)), float(rng.uniform(0.1, 0.9))
     n_items, n_users = int(rng.integers(3, 12)), 5
-    lists, rels, expected = [], [], []
+    lists, rels, expected, normalised = [], [], [], []
     for _ in range(n_users):
         samples = [
             [f"d{j}" for j in rng.permutation(n_items)[: int(rng.integers(1, n_items + 1))]]
@@ -391,18 +439,21 @@ def test_agrees_with_expeval_on_random_inputs(seed, um, complete):
         lists.append(samples)
         rels.append(qrels)
         run = _expeval_expected(samples, qrels, um, p, u)
-        expected.append(_expeval_metrics(run, _expeval_target(qrels, um, p, u)))
-    attention = "geometric" if um == "rbp" else "cascade"
-    got = beyond.expected_exposure_loss(
-        lists,
-        rels,
-        attention=attention,
-        patience=p,
-        utility=u if um == "gerr" else None,
-        complete=complete,
-        per_user=True,
-    )
+        target = _expeval_target(qrels, um, p, u)
+        raw = _expeval_metrics(run, target)
+        expected.append(raw)
+        normalised.append(_expeval_normalised(raw, qrels, target, um, p, u, complete))
+    kwargs = {
+        "attention": "geometric" if um == "rbp" else "cascade",
+        "patience": p,
+        "utility": u if um == "gerr" else None,
+        "complete": complete,
+        "per_user": True,
+    }
+    got = beyond.expected_exposure_loss(lists, rels, **kwargs)
     np.testing.assert_allclose(got.to_numpy(), np.array(expected), rtol=1e-12, atol=1e-14)
+    got = beyond.expected_exposure_loss(lists, rels, normalize=True, **kwargs)
+    np.testing.assert_allclose(got.to_numpy(), np.array(normalised), rtol=1e-10, atol=1e-12)
 
 
 # --------------------------------------------------------------------------

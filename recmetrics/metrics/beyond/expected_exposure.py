@@ -338,7 +338,50 @@ def _exposures(rankings, relevance, attention, patience, utility, complete, name
     level = np.cumsum(new) - 1
     share = np.bincount(level, weights=tw) / np.bincount(level)
     has_rel = np.bincount(rkeys[rgrade > 0] // n, minlength=n_users) > 0
-    return run.user_ids, uniques, n, (ekeys, eps), (tkeys, share[level]), has_rel
+    n_levels = np.bincount(towner[new], minlength=n_users)
+    return run.user_ids, uniques, n, (ekeys, eps), (tkeys, share[level]), has_rel, n_levels
+
+
+def _geometric_sum(q, k):
+    """``sum_{i < k} q^i`` (expeval's ``geometricSeries``), ``k`` = inf allowed."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.isinf(k), 1.0 / (1.0 - q), (1.0 - q ** np.minimum(k, 1e300)) / (1.0 - q))
+
+
+def _normalise(rows, tkeys, target, n, n_levels, complete, p, pp):
+    """Expeval's normalised values: ``(v - lower) / (upper - lower)`` per user.
+
+    The bounds of ``metrics.py`` (Disparity, Relevance, Difference): for
+    re-ranking (``complete``) a static ranking and a uniform shuffle, for
+    retrieval an infinite corpus; equal bounds give expeval's defaults
+    (0 for EE-L and EE-D, 1 for EE-R).
+    """
+    m = rows.shape[0]
+    towner = tkeys // n
+    order = np.lexsort((target, towner))  # each user's targets, ascending
+    ts, to = target[order], towner[order]
+    i = np.arange(ts.shape[0]) - np.searchsorted(to, to, side="left")
+    n_t = np.bincount(towner, minlength=m).astype(np.float64)
+    tt = np.bincount(towner, weights=target**2, minlength=m)
+    if complete:
+        d_ub = _geometric_sum(p * p, n_t)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d_lb = _geometric_sum(pp, n_t) ** 2 / n_t
+        r_lb = np.bincount(to, weights=pp**i * ts, minlength=m)
+        l_ub = np.bincount(to, weights=(pp**i - ts) ** 2, minlength=m)
+    else:
+        d_ub, d_lb = np.full(m, 1.0 / (1.0 - p * p)), np.zeros(m)
+        r_lb, l_ub = np.zeros(m), tt + 1.0 / (1.0 - pp)
+    r_ub = tt.copy()
+    one = n_levels <= 1
+    r_ub[one], r_lb[one] = 0.0, 0.0
+    out = np.empty_like(rows)
+    bounds = ((np.zeros(m), l_ub, 0.0), (d_lb, d_ub, 0.0), (r_lb, r_ub, 1.0))
+    for col, (lb, ub, default) in enumerate(bounds):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[:, col] = np.where(lb == ub, default, (rows[:, col] - lb) / (ub - lb))
+    out[np.isnan(rows[:, 0])] = np.nan
+    return out
 
 
 def expected_exposure(
@@ -399,7 +442,7 @@ def expected_exposure(
         if isinstance(attention, str) and attention == "cascade":
             raise TypeError("attention='cascade' needs relevance= (it counts relevant items)")
     names = (user, sample, item, rank, None)
-    user_ids, uniques, n, (ekeys, eps), _, _ = _exposures(
+    user_ids, uniques, n, (ekeys, eps), *_ = _exposures(
         rankings, relevance, attention, patience, utility, False, names
     )
     index = pd.MultiIndex.from_arrays(
@@ -410,8 +453,8 @@ def expected_exposure(
 
 def expected_exposure_loss(
     rankings, relevance, *, attention="geometric", patience=None, utility=None,
-    complete=False, per_user=False, user="user", sample="sample", item="item", rank="rank",
-    grade=None,
+    complete=False, normalize=False, per_user=False, user="user", sample="sample", item="item",
+    rank="rank", grade=None,
 ):  # fmt: skip
     """Expected exposure loss EE-L, with its disparity (EE-D) and relevance (EE-R) parts.
 
@@ -452,6 +495,15 @@ def expected_exposure_loss(
         (re-ranking a judged candidate set, ``expeval -C``): every item of
         ``relevance``, grade 0 included, shares the exposure of its grade's
         positions.
+    normalize : bool, default False
+        ``False``: the values above (``expeval -U``, the paper's). ``True``:
+        ``expeval``'s default output, each user's values rescaled as
+        ``(v - lower) / (upper - lower)`` between the bounds of its
+        ``metrics.py`` (re-ranking: a static ranking and a uniform shuffle
+        of the candidates; retrieval: an infinite corpus), so that 0 is
+        best for EE-L and EE-D and 1 for EE-R. Only for
+        ``attention='geometric'`` or ``'cascade'``; like ``expeval``, the
+        bounds of the cascade use ``p * u``.
     per_user : bool, default False
         Return one row per user instead of the means over users.
     user, sample, item, rank : str
@@ -497,7 +549,12 @@ def expected_exposure_loss(
     complete = check_bool(complete, "complete")
     per_user = check_bool(per_user, "per_user")
     names = (user, sample, item, rank, grade)
-    user_ids, _, n, (ekeys, eps), (tkeys, target), has_rel = _exposures(
+    normalize = check_bool(normalize, "normalize")
+    if normalize and not (isinstance(attention, str) and attention in ("geometric", "cascade")):
+        raise ValueError(
+            "normalize applies to expeval's user models, attention='geometric' or 'cascade'"
+        )
+    user_ids, _, n, (ekeys, eps), (tkeys, target), has_rel, n_levels = _exposures(
         rankings, relevance, attention, patience, utility, complete, names
     )
     keys = _sorted_groups(np.concatenate([ekeys, tkeys]))[1]
@@ -513,6 +570,10 @@ def expected_exposure_loss(
         ]
     )
     rows[~has_rel] = np.nan
+    if normalize:
+        p = 0.5 if patience is None else patience
+        pp = p if attention == "geometric" else p * (0.5 if utility is None else utility)
+        rows = _normalise(rows, tkeys, target, n, n_levels, complete, p, pp)
     table = pd.DataFrame(rows, index=user_ids, columns=["ee_l", "ee_d", "ee_r"])
     if per_user:
         return table
