@@ -517,7 +517,9 @@ def expected_exposure_loss(
     pandas.Series or pandas.DataFrame
         ``ee_l``, ``ee_d``, ``ee_r``: means over users (a Series), or a
         DataFrame indexed by user. A user without any item of grade > 0
-        gets NaN and is left out of the means (``expeval`` skips it).
+        gets NaN and is left out of the means (``expeval`` skips it). Only
+        the users of ``rankings`` are evaluated (``expeval`` gives a query
+        of the qrels absent from the run its worst normalised values).
 
     See Also
     --------

@@ -172,7 +172,12 @@ def _group_sums(lists, groups, where, values):
     per_item = np.zeros(len(groups))
     ok = where >= 0
     np.add.at(per_item, where[ok], values[ok])
-    labels, inverse = np.unique(groups.to_numpy().astype(object), return_inverse=True)
+    try:
+        inverse, labels = pd.factorize(groups.to_numpy(), sort=True)
+    except TypeError:
+        raise TypeError(
+            "item_groups mixes group labels that cannot be sorted (e.g. strings and numbers)"
+        ) from None
     total = np.bincount(inverse, weights=per_item, minlength=len(labels))
     size = np.bincount(inverse, minlength=len(labels))
     return pd.Index(labels, name="group"), total, size
