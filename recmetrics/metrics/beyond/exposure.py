@@ -442,7 +442,8 @@ def disparate_treatment_ratio(
     %(b_k)s
     attention : {'log', 'rbp', 'geometric', 'uniform'} or array-like, default 'log'
         The attention of each rank (:func:`attention_weights`); Singh and
-        Joachims use ``'log'``.
+        Joachims use ``1 / log(1 + rank)``, ``'log'`` (the base of the
+        logarithm cancels in the ratio).
     patience : float, optional
         ``p`` of ``'rbp'`` and ``'geometric'`` (``None``: 0.5).
     grade : str, optional
