@@ -57,6 +57,10 @@ PER_USER = pd.DataFrame(
     {"ndcg@10": np.linspace(0.1, 0.9, 12), "map@10": np.linspace(0.2, 0.5, 12)[::-1]}
 )
 PER_USER_B = PER_USER * 0.9
+# issue 29: groups of items and of users, sampled rankings of two users
+ITEM_GROUPS = pd.Series([1, 1, 2, 2], index=[10, 11, 12, 13])
+USER_GROUPS = pd.Series([1] * 6 + [2] * 6)
+SAMPLED = [[[10, 11], [11, 10]], [[12, 11], [11, 12]]]
 
 
 def _qrels(tmp):
@@ -198,6 +202,16 @@ VALID = {
     rm.relstring: ((Y_TRUE, Y_SCORE), {"k": 3}),
     # issue 26: scikit-learn's DET curve
     rm.det_curve: (([1, 0, 1, 0], [0.9, 0.2, 0.5, 0.1]), {}),
+    # issue 29: fairness of exposure
+    rm.beyond.attention_weights: ((4,), {"attention": "rbp", "patience": 0.8}),
+    rm.beyond.item_exposure: ((LISTS,), {}),
+    rm.beyond.group_exposure: ((LISTS, ITEM_GROUPS), {}),
+    rm.beyond.tail_exposure: ((LISTS, POP), {"n_users": 10}),
+    rm.beyond.disparate_treatment_ratio: ((LISTS, TRUTH, ITEM_GROUPS), {"groups": (1, 2)}),
+    rm.beyond.plackett_luce_rankings: ((Y_SCORE, 3), {"seed": 0}),
+    rm.beyond.expected_exposure: ((SAMPLED,), {}),
+    rm.beyond.expected_exposure_loss: ((SAMPLED, [{10, 11}, {11}]), {}),
+    rm.stats.group_disparity: ((PER_USER, USER_GROUPS), {"n_resamples": 200}),
 }
 
 # every ranking metric of the registry is swept, even one added after this table:
@@ -388,6 +402,7 @@ MAY_ACCEPT = {
 # per-user tables of the statistics may hold NaN: nan='drop' (the default) drops them
 for _fn in (rm.stats.paired_test, rm.stats.bootstrap_ci):
     MAY_ACCEPT |= {(_fn, 0, "NaN in a column"), (_fn, 1, "NaN in a column")}
+MAY_ACCEPT |= {(rm.stats.group_disparity, 0, "NaN in a column")}
 
 
 @pytest.mark.parametrize("fn,position,key,bad,what,must_raise", _cases())

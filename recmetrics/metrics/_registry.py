@@ -239,6 +239,14 @@ REGISTRY: dict[str, MetricSpec] = {
         # scikit-learn's roc_auc_score(max_fpr=...) as pauc(max_fpr=0.2), and coverage_error
         MetricSpec("pauc", partial_auc, takes_cutoff=False, needs=("n_items",), keywords=_PAUC),
         MetricSpec("coverage_error", coverage_error, takes_cutoff=False, needs=("n_items",)),
+        # issue 29: the share of exposure (attention='log') outside the short head
+        MetricSpec(
+            "tail_exposure",
+            beyond.tail_exposure,
+            aliases=("long_tail_exposure",),
+            kind="catalogue",
+            needs=("popularity",),
+        ),
     )
 }
 

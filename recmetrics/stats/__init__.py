@@ -22,6 +22,9 @@ cancels in the per-user differences (Smucker, Allan & Carterette, 2007).
 * :func:`corrected_resampled_ttest`: the corrected resampled t-test of
   Nadeau & Bengio (2003) for differences measured on repeated random splits
   (or folds), whose ordinary t-test is anti-conservative;
+* :func:`group_disparity`: a metric's mean per group of users (bootstrap
+  intervals) and the corrected tests of the differences between groups
+  (Ekstrand et al. 2018);
 * :func:`compare`: several models against a baseline on several metrics, as
   a tidy table, and :func:`significance_table` to print it with marks.
 
@@ -78,6 +81,7 @@ from .bootstrap import BootstrapResult, bootstrap_ci
 from .bootstrap import _min_bootstrap_users as _min_bootstrap_users
 from .comparison import compare, significance_table
 from .corrections import adjust_pvalues
+from .groups import GROUP_TESTS, GroupDisparityResult, group_disparity
 from .paired import _BYTE_TABLE_USERS as _BYTE_TABLE_USERS
 from .paired import PAIRED_TESTS, PairedTestResult, paired_test
 from .power import _power as _power
@@ -108,6 +112,10 @@ __all__ = [
     "corrected_resampled_ttest",
     "compare",
     "significance_table",
+    # issue 29: per-user-group disparities
+    "GROUP_TESTS",
+    "GroupDisparityResult",
+    "group_disparity",
 ]
 
 

@@ -42,7 +42,9 @@ The package holds
 * one module per family: :mod:`.catalogue` (coverage, user coverage,
   Gini, entropy), :mod:`.popularity` (novelty, ARP, long-tail share),
   :mod:`.diversity` (intra-list diversity), :mod:`.serendipity`,
-  :mod:`.calibration`.
+  :mod:`.calibration`, :mod:`.exposure` (exposure under an attention
+  model, group exposure, the disparate treatment ratio) and
+  :mod:`.expected_exposure` (expected exposure of stochastic rankings).
 
 References
 ----------
@@ -77,6 +79,15 @@ from ._side import _by_popularity  # noqa: F401
 from .calibration import calibration
 from .catalogue import coverage, entropy, gini, user_coverage
 from .diversity import _pair_sums_numpy, _Space, intra_list_diversity  # noqa: F401
+from .expected_exposure import expected_exposure, expected_exposure_loss, plackett_luce_rankings
+from .exposure import (
+    ATTENTION_MODELS,
+    attention_weights,
+    disparate_treatment_ratio,
+    group_exposure,
+    item_exposure,
+    tail_exposure,
+)
 from .popularity import average_popularity, long_tail_share, novelty
 from .serendipity import serendipity
 
@@ -94,6 +105,16 @@ __all__ = [
     "calibration",
     "PRESETS",
     "describe",
+    # issue 29: fairness of exposure
+    "ATTENTION_MODELS",
+    "attention_weights",
+    "item_exposure",
+    "group_exposure",
+    "tail_exposure",
+    "disparate_treatment_ratio",
+    "plackett_luce_rankings",
+    "expected_exposure",
+    "expected_exposure_loss",
 ]
 
 

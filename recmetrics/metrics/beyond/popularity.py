@@ -5,7 +5,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-import pandas as pd  # noqa: F401 (the doctests use it)
+import pandas as pd
 
 from ..._validation import check_bool, check_choice
 from ...inputs.ids import _show
@@ -278,12 +278,7 @@ def long_tail_share(
         {"head": head, "head_by": head_by, "count": count},
         {"head": 0.8, "head_by": "interactions", "count": "interactions"},
     )
-    h = opts["head"]
-    if isinstance(h, (bool, np.bool_)) or not isinstance(h, numbers.Real):
-        raise TypeError(f"head must be a fraction in (0, 1), got {h!r}")
-    if not 0 < h < 1:
-        raise ValueError(f"head must be a fraction in (0, 1), got {h!r}")
-    check_choice(opts["head_by"], "head_by", ("interactions", "items"))
+    h = _check_head(opts["head"], opts["head_by"])
     check_choice(opts["count"], "count", ("interactions", "users"))
     per_user = check_bool(per_user, "per_user")
     lists = _read_lists(recommended, k, items=items)
@@ -291,15 +286,30 @@ def long_tail_share(
         counts = _popularity(popularity, n_users, opts["count"], lists)[0]
     else:
         counts = _counts(popularity, lists, opts["count"])
-    ranked = counts[_by_popularity(counts)]
-    ranked = ranked[ranked > 0]
-    if opts["head_by"] == "interactions":
-        # the first items whose counts reach head * total (Elliot's loop:
-        # subtract counts from the limit until it is <= 0)
-        limit = float(ranked.sum()) * float(h)
-        n_head = int(np.searchsorted(ranked.cumsum().to_numpy(), limit, side="left")) + 1
-    else:
-        n_head = int(np.floor(h * ranked.shape[0]))
-    head_items = pd.Index(ranked.index[:n_head])
+    head_items = _short_head(counts, h, opts["head_by"])
     in_tail = ~pd.Index(lists.items).isin(head_items)
     return lists.per_user(in_tail[lists.code].astype(np.float64), per_user)
+
+
+def _check_head(head, head_by):
+    """``head`` as a fraction in (0, 1); ``head_by`` one of its two measures."""
+    if isinstance(head, (bool, np.bool_)) or not isinstance(head, numbers.Real):
+        raise TypeError(f"head must be a fraction in (0, 1), got {head!r}")
+    if not 0 < head < 1:
+        raise ValueError(f"head must be a fraction in (0, 1), got {head!r}")
+    check_choice(head_by, "head_by", ("interactions", "items"))
+    return float(head)
+
+
+def _short_head(counts, head, head_by):
+    """The item ids of the short head (see :func:`long_tail_share`), from counts per item."""
+    ranked = counts[_by_popularity(counts)]
+    ranked = ranked[ranked > 0]
+    if head_by == "interactions":
+        # the first items whose counts reach head * total (Elliot's loop:
+        # subtract counts from the limit until it is <= 0)
+        limit = float(ranked.sum()) * head
+        n_head = int(np.searchsorted(ranked.cumsum().to_numpy(), limit, side="left")) + 1
+    else:
+        n_head = int(np.floor(head * ranked.shape[0]))
+    return pd.Index(ranked.index[:n_head])
