@@ -637,8 +637,10 @@ def _cascade_dr_expectation(claimed, q_function):
     total = 0.0
     for a0 in range(2):
         for a1 in range(2):
-            # slot 0: the Q function (clicks from slot 0 down) or the slot's own click
-            first = click0 + click1 @ p1 if q_function else click0
+            # slot 0: the Q function (clicks from slot 0 down, slot 1 drawn by the
+            # target), the same with slot 1 drawn by the logger, or the slot's own click
+            below = {"target": click1 @ p1, "logger": click1 @ p_logger, "own": 0.0}
+            first = click0 + below[q_function]
             value = rm.offpolicy.cascade_dr(
                 slate_id=[0, 0],
                 action=[a0, a1],
@@ -653,7 +655,7 @@ def _cascade_dr_expectation(claimed, q_function):
     return total, truth
 
 
-@pytest.mark.parametrize("q_function", [False, True])
+@pytest.mark.parametrize("q_function", ["own", "logger", "target"])
 def test_cascade_dr_unbiased_with_right_weights_whatever_the_model(q_function):
     mean, truth = _cascade_dr_expectation(np.full(2, 0.5), q_function)
     assert mean == pytest.approx(truth, abs=1e-12)
@@ -661,7 +663,9 @@ def test_cascade_dr_unbiased_with_right_weights_whatever_the_model(q_function):
 
 def test_cascade_dr_with_wrong_weights_needs_the_q_function():
     wrong = np.array([0.3, 0.7])
-    mean, truth = _cascade_dr_expectation(wrong, q_function=True)
+    mean, truth = _cascade_dr_expectation(wrong, q_function="target")
     assert mean == pytest.approx(truth, abs=1e-12)
-    biased, truth = _cascade_dr_expectation(wrong, q_function=False)
+    biased, truth = _cascade_dr_expectation(wrong, q_function="own")
     assert biased - truth > 0.03  # an exact per-slot click model is not enough
+    biased, truth = _cascade_dr_expectation(wrong, q_function="logger")
+    assert truth - biased > 0.01  # nor the clicks below under the logging policy

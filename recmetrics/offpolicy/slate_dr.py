@@ -57,7 +57,8 @@ def cascade_dr(
     probabilities of the ranking's top :math:`k` items (as in :func:`rips`,
     :math:`w_{i,1:0} = 1`) and a model :math:`\\hat q_k(x, a_{1:k})` of the
     Q function, the expected sum of the rewards *from slot* :math:`k` *to
-    the end of the ranking* given the items at and above it,
+    the end of the ranking* given the items at and above it, with the items
+    below chosen by the *target* policy,
 
     .. math::
         \\hat V = \\frac1n \\sum_{i=1}^n \\sum_{k=1}^{K} \\Bigl(
@@ -69,8 +70,10 @@ def cascade_dr(
     at and above it only) it is unbiased when the cascade weights are right,
     whatever :math:`\\hat q` (a good one lowers the variance), and with wrong
     weights only if :math:`\\hat q` is the true Q function: a model of each
-    slot's *own* reward, even an exact one, is not enough (obp fits the Q
-    function slot by slot from the bottom up, ``SlateRegressionModel``).
+    slot's *own* reward, or of the rewards below under the *logging*
+    policy, even an exact one, is not enough (obp fits the Q function slot
+    by slot from the bottom up with the target's action distribution,
+    ``SlateRegressionModel``).
     With :math:`\\hat q = 0` it is :func:`rips`.
     This is what obp's ``SlateCascadeDoublyRobust`` computes.
 
@@ -93,8 +96,9 @@ def cascade_dr(
     q_hat : array-like of shape (n_slots, n_actions)
         :math:`\\hat q_k(x_i, a_{i,1:k-1}, a)` for every action ``a`` at each
         slot, given the logged items above it: the expected sum of the
-        rewards from this slot to the end of the ranking (not the slot's own
-        reward); obp's flat ``q_hat`` is ``q_hat.reshape(n_slots, n_actions)``.
+        rewards from this slot to the end of the ranking, the items below
+        chosen by the target policy (not the slot's own reward); obp's flat
+        ``q_hat`` is ``q_hat.reshape(n_slots, n_actions)``.
     evaluation_policy_action_dist : array-like of shape (n_slots, n_actions)
         The target policy's probability of each action at each slot given
         the logged items above it; sums to 1 over the actions.
