@@ -24,6 +24,7 @@ from ..inputs.forms import input_form
 from ..metrics import _registry
 from ..metrics._aggregate import summarise
 from ..ranking.scores import _checked_sparse
+from . import _judgment_groups
 from ._call import read_call
 from ._lists import beyond_values, recommended_lists
 from ._rankings import Rankings
@@ -437,6 +438,9 @@ def _ranking_metrics(call):
 def _ranking_table(call, options, overrides, y_true, y_score, mask, progress):
     """Every ranking metric of the call, per user, on one block of users."""
     form = input_form(y_true, y_score, call.ranks)
+    if _judgment_groups.applies(form, y_true, call):  # trec_eval's qrels_jg: a column 'group'
+        args = (call, options, overrides, y_true, y_score, _ranking_table)
+        return _judgment_groups.group_table(*args)
     frame = dict(call.frame, users=call.keywords["users"])
     frame.update({key: call.keywords[key] for key in TREC_OPTIONS})
     if form == "ranking":  # a prebuilt Ranking (of frames) is condensed as frames are
