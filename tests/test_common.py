@@ -183,6 +183,8 @@ VALID = {
     rm.relstring: ((Y_TRUE, Y_SCORE), {"k": 3}),
     # issue 26: scikit-learn's DET curve
     rm.det_curve: (([1, 0, 1, 0], [0.9, 0.2, 0.5, 0.1]), {}),
+    # the function behind the registry's rprec_mult_avgjg_x names (judgment groups)
+    rm.rprec_mult_avgjg: ((Y_TRUE, Y_SCORE), {"multiple": 1.2}),
 }
 
 # every ranking metric of the registry is swept, even one added after this table:
