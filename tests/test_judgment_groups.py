@@ -361,3 +361,22 @@ def test_the_command_line_names(tmp_path):
         trec_measures("P_avgjg.0")
     with pytest.raises(ValueError, match="multiples of R"):
         trec_measures("Rprec_mult_avgjg.0.3")
+
+
+def test_the_functions_agree_with_evaluate_and_trec_eval(frames):
+    """rm.map_avgjg / rm.p_avgjg on the frames, with -J, against trec_eval's -J output."""
+    truth, run = frames
+    run = run[["user", "item", "score"]]
+    theirs = _binary_values("out.jg.qJ")
+    kw = dict(ties="trec_eval", no_relevant="zero", per_user=True, judged_only=True)
+    got = {
+        "map_avgjg": rm.map_avgjg(truth, run, **kw),
+        "P_avgjg_10": rm.p_avgjg(truth, run, k=10, **kw),
+        "Rprec_mult_avgjg_0.60": rm.rprec_mult_avgjg(truth, run, multiple=0.6, **kw),
+    }
+    for label, values in got.items():
+        for query, value in values.items():
+            assert value == pytest.approx(theirs[(label, query)], abs=0.5e-4 + 1e-12)
+    table = rm.evaluate(truth, run, ["map_avgjg"], convention="trec_eval", judged_only=True,
+                        per_user=True)  # fmt: skip
+    np.testing.assert_array_equal(table["map_avgjg"], got["map_avgjg"])

@@ -163,7 +163,13 @@ def evaluate(
         ``'both'`` for Microsoft Recommenders' precision, recall and MAP; see
         :func:`~recmetrics.from_frames`). A ``users`` passed explicitly holds
         for every metric, whatever the preset.
-        Per-user results are then indexed by the user ids.
+        Per-user results are then indexed by the user ids. A column
+        ``group`` of ``truth`` holds trec_eval's judgment groups (its
+        ``qrels_jg`` format, :func:`~recmetrics.io.read_trec_qrels` with
+        ``judgment_groups=True``): the ``*_avgjg`` metrics
+        (:func:`~recmetrics.map_avgjg`, ``p_avgjg@k``,
+        ``rprec_mult_avgjg_0.20`` ...) average over each user's groups, the
+        other metrics ignore the column.
     popularity : pandas.DataFrame, pandas.Series or dict, optional
         The training interactions (or counts per item) for ``novelty``,
         ``arp``, ``aplt`` and ``serendipity`` (see
