@@ -39,6 +39,7 @@ from .metrics.cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11, sdcg
 from .metrics.infap import infap
 from .metrics.interpolated_precision import iprec_at_recall, precision_11pt
 from .metrics.judged import bpref, judged, unjudged
+from .metrics.judgment_groups import map_avgjg, p_avgjg, rprec_mult_avgjg
 from .metrics.ndcg import cg, dcg, discount, idcg, ndcg
 from .metrics.rating import mae, rating_errors_by_user, rmse
 from .metrics.rbp import rbp, rbp_residual
@@ -261,4 +262,8 @@ __all__ = [
     "det_curve",
     "partial_auc",
     "coverage_error",
+    # issue 26: trec_eval's judgment-group measures (qrels_jg)
+    "map_avgjg",
+    "p_avgjg",
+    "rprec_mult_avgjg",
 ]

@@ -1113,3 +1113,16 @@ REFERENCE.update(
         "coverage_error": Reference(coverage_error, lists=False, normalised=False, monotone=False),
     }
 )
+
+
+# --------------------------------------------------------------- judgment groups
+# trec_eval's map_avgjg, P_avgjg, Rprec_mult_avgjg: the inputs here have one judgment
+# group per user (no column 'group'), where they are map, P and Rprec_mult; the groups
+# are checked against trec_eval 10.0 and by brute force in tests/test_judgment_groups.py
+REFERENCE.update(
+    {
+        "map_avgjg": Reference(average_precision),
+        "p_avgjg": Reference(precision),
+        **{f"rprec_mult_avgjg_{x / 10:.2f}": Reference(_rprec_at(x / 10)) for x in range(2, 21, 2)},
+    }
+)

@@ -212,6 +212,8 @@ VALID = {
     rm.beyond.expected_exposure: ((SAMPLED,), {}),
     rm.beyond.expected_exposure_loss: ((SAMPLED, [{10, 11}, {11}]), {}),
     rm.stats.group_disparity: ((PER_USER, USER_GROUPS), {"n_resamples": 200}),
+    # the function behind the registry's rprec_mult_avgjg_x names (judgment groups)
+    rm.rprec_mult_avgjg: ((Y_TRUE, Y_SCORE), {"multiple": 1.2}),
 }
 
 # every ranking metric of the registry is swept, even one added after this table:

@@ -459,6 +459,12 @@ TREC_MEASURES = {
     "utility": "utility",
     "ndcg_rel": "ndcg_rel",
     "trec_g": "G",
+    # judgment groups (-R qrels_jg), which pytrec_eval cannot read: on plain qrels (one group
+    # per query) they are map, P and Rprec_mult (trec_eval 10.0's own output with groups:
+    # tests/test_judgment_groups.py)
+    "map_avgjg": "map",
+    "p_avgjg": "P",
+    **{f"rprec_mult_avgjg_{x / 10:.2f}": f"Rprec_mult_{x / 10:.2f}" for x in range(2, 21, 2)},
 }
 # trec_eval's gm_* measures print only a summary; pytrec_eval returns log(max(v, 1e-5)) per
 # query. The per-user values compared are those of the measure they summarise.

@@ -75,13 +75,14 @@ def _read_inputs(truth_path, run_path, args):
     r_fmt = _format(run_path, args.run_format)
     user, item = args.user, args.item
     ids_as_text = "trec" in (t_fmt, r_fmt)
+    groups = getattr(args, "rel_format", "qrels") == "qrels_jg"  # trec_eval's -R qrels_jg
     if t_fmt == "trec":
-        truth = read_trec_qrels(truth_path, progress=args.progress)
+        truth = read_trec_qrels(truth_path, progress=args.progress, judgment_groups=groups)
         truth = truth.rename(columns={"user": user, "item": item})
         relevance = "relevance"
     else:
         relevance = args.relevance
-        cols = [user, item] + ([relevance] if relevance else [])
+        cols = [user, item] + ([relevance] if relevance else []) + (["group"] if groups else [])
         truth = read_table(truth_path, columns=cols, progress=args.progress, format=t_fmt,
                            text_columns=[user, item] if ids_as_text else None)  # fmt: skip
     if truth.empty:

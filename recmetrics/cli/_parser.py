@@ -184,6 +184,12 @@ def _add_common(p, formats, choices):
     fmt = ("auto", "trec", "csv", "tsv", "parquet")
     p.add_argument("--truth-format", choices=fmt, default="auto", help="default: by the file name")
     p.add_argument("--run-format", choices=fmt, default="auto", help="default: by the file name")
+    p.add_argument(
+        "-R", "--rel-format", choices=("qrels", "qrels_jg"), default="qrels",
+        help="the truth's format, as trec_eval's -R: qrels_jg reads a TREC file's field 2 as "
+        "the judgment group (a table's column 'group'), which the *_avgjg measures average "
+        "over (default: qrels)",
+    )  # fmt: skip
     g = p.add_argument_group("columns of CSV/TSV/Parquet inputs")
     g.add_argument("--user", type=_name, default="user", help="user id column (default: user)")
     g.add_argument("--item", type=_name, default="item", help="item id column (default: item)")

@@ -28,6 +28,11 @@ TREC_ORDER = (
     "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "yaap",
     "rbp", "rbp_resid", "unj",
 )  # fmt: skip
+# the judgment-group measures (-R qrels_jg), printed after the preference measures
+# and before yaap: te_trec_measures[] of measures.c
+TREC_ORDER = TREC_ORDER[: TREC_ORDER.index("yaap")] + (
+    "map_avgjg", "P_avgjg", "Rprec_mult_avgjg",
+) + TREC_ORDER[TREC_ORDER.index("yaap") :]  # fmt: skip
 
 # the nicknames of measures.c (off_names, set_names, trec_names)
 TREC_GROUPS = {
@@ -47,6 +52,8 @@ TREC_GROUPS = {
         "set_P", "set_recall", "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret",
     ),
 }  # fmt: skip
+# measures.c's qrels_jg_names: trec_eval -R qrels_jg -m qrels_jg
+TREC_GROUPS["qrels_jg"] = ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
 
 # the counts, printed as integers (te_print_single_meas_s_long); their 'all'
 # line is the sum over the queries (te_calc_avg_meas_empty), num_q's the count

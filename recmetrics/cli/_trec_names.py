@@ -240,3 +240,39 @@ def trec_measures(name: str) -> list[tuple[str, str]]:  # noqa: F811 - extends t
 def trec_eval_10(label):
     """Whether a label is one of trec_eval 10.0's measures not in 9.0.8 (:data:`TREC_EVAL_10`)."""
     return re.fullmatch(r"unj_\d+|(rbp|rbp_resid)(_p=0?\.\d+)?", label) is not None
+
+
+# trec_eval's judgment-group measures (-R qrels_jg; measures.c's group qrels_jg):
+# map_avgjg, P_avgjg (P's default cutoffs) and Rprec_mult_avgjg (its ten multiples)
+_TREC_PLAIN["map_avgjg"] = "map_avgjg"
+_AVGJG = re.compile(r"^(P_avgjg|Rprec_mult_avgjg)(?:[._](\d*\.?\d+(?:,\d*\.?\d+)*))?$")
+_trec_measures_without_avgjg = trec_measures
+
+
+def trec_measures(name: str) -> list[tuple[str, str]]:  # noqa: F811 - extends the one above
+    """``(label, metric)`` pairs for a measure name, ours or trec_eval's (with ``*_avgjg``).
+
+    Examples
+    --------
+    >>> trec_measures("P_avgjg.5,10"), trec_measures("Rprec_mult_avgjg_0.20")
+    ([('P_avgjg_5', 'p_avgjg@5'), ('P_avgjg_10', 'p_avgjg@10')], [('Rprec_mult_avgjg_0.20', 'rprec_mult_avgjg_0.20')])
+    >>> len(trec_measures("P_avgjg")), len(trec_measures("Rprec_mult_avgjg"))
+    (9, 10)
+    """  # noqa: E501
+    m = _AVGJG.match(name) if isinstance(name, str) else None
+    if m is None:
+        return _trec_measures_without_avgjg(name)
+    family, params = m.groups()
+    if family == "P_avgjg":
+        cuts = [] if params is None else params.split(",")
+        if any(not c.isdigit() or int(c) < 1 for c in cuts):
+            raise ValueError(f"measure {name!r}: cutoffs must be integers >= 1")
+        ks = [int(c) for c in cuts] or _TREC_CUTOFFS
+        return [(f"P_avgjg_{k}", f"p_avgjg@{k}") for k in ks]
+    multiples = _MULTIPLES if params is None else [float(x) for x in params.split(",")]
+    if any(x not in _MULTIPLES for x in multiples):
+        raise ValueError(
+            f"measure {name!r}: the multiples of R here are trec_eval's 0.2, 0.4, ..., 2.0; for "
+            "another multiple call recmetrics.rprec_mult_avgjg(..., multiple=x) from Python"
+        )
+    return [(f"Rprec_mult_avgjg_{x:.2f}", f"rprec_mult_avgjg_{x:.2f}") for x in multiples]

@@ -24,6 +24,7 @@ from ..inputs.forms import input_form
 from ..metrics import _registry
 from ..metrics._aggregate import summarise
 from ..ranking.scores import _checked_sparse
+from . import _judgment_groups
 from ._call import read_call
 from ._lists import beyond_values, recommended_lists
 from ._rankings import Rankings
@@ -162,7 +163,13 @@ def evaluate(
         ``'both'`` for Microsoft Recommenders' precision, recall and MAP; see
         :func:`~recmetrics.from_frames`). A ``users`` passed explicitly holds
         for every metric, whatever the preset.
-        Per-user results are then indexed by the user ids.
+        Per-user results are then indexed by the user ids. A column
+        ``group`` of ``truth`` holds trec_eval's judgment groups (its
+        ``qrels_jg`` format, :func:`~recmetrics.io.read_trec_qrels` with
+        ``judgment_groups=True``): the ``*_avgjg`` metrics
+        (:func:`~recmetrics.map_avgjg`, ``p_avgjg@k``,
+        ``rprec_mult_avgjg_0.20`` ...) average over each user's groups, the
+        other metrics ignore the column.
     popularity : pandas.DataFrame, pandas.Series or dict, optional
         The training interactions (or counts per item) for ``novelty``,
         ``arp``, ``aplt`` and ``serendipity`` (see
@@ -439,6 +446,9 @@ def _ranking_metrics(call):
 def _ranking_table(call, options, overrides, y_true, y_score, mask, progress):
     """Every ranking metric of the call, per user, on one block of users."""
     form = input_form(y_true, y_score, call.ranks)
+    if _judgment_groups.applies(form, y_true, call):  # trec_eval's qrels_jg: a column 'group'
+        args = (call, options, overrides, y_true, y_score, _ranking_table)
+        return _judgment_groups.group_table(*args)
     frame = dict(call.frame, users=call.keywords["users"])
     frame.update({key: call.keywords[key] for key in TREC_OPTIONS})
     if form == "ranking":  # a prebuilt Ranking (of frames) is condensed as frames are

@@ -487,7 +487,11 @@ def read_fast(p, fields, kinds, compression, progress):
     names = list(fields)
     if "user" in names and "item" in names:
         u, i = slots[names.index("user")], slots[names.index("item")]
-        if _repeated(codes[u, :n], codes[i, :n], n_distinct[u], n_distinct[i]):
+        users, n_users = codes[u, :n], n_distinct[u]
+        if "group" in names:  # qrels_jg: a document is judged once per (query, group)
+            g = slots[names.index("group")]
+            users, n_users = _pair_codes(users, codes[g, :n], n_distinct[g])
+        if _repeated(users, codes[i, :n], n_users, n_distinct[i]):
             return None
     strings = []
     for idn in range(codes.shape[0]):
@@ -509,6 +513,13 @@ def read_fast(p, fields, kinds, compression, progress):
         elif kind == FLOAT:
             out[names[j]] = floats[slots[j], :n]
     return out
+
+
+def _pair_codes(users, groups, n_groups):
+    """Codes (int32, as the scan's) of the (user, group) pairs, and how many there are."""
+    key = users.astype(np.int64) * int(n_groups) + groups
+    distinct, inverse = np.unique(key, return_inverse=True)
+    return inverse.astype(np.int32), distinct.shape[0]
 
 
 def _repeated(users, items, n_users, n_items):

@@ -26,6 +26,8 @@ from ._files import (
 __all__ = ["read_trec_qrels", "read_trec_run", "write_trec_qrels", "write_trec_run"]
 
 _QRELS_FIELDS = ("user", "iteration", "item", "relevance")
+# trec_eval's qrels_jg (-R qrels_jg, get_qrels_jg.c): field 2 is the judgment group
+_QRELS_JG_FIELDS = ("user", "group", "item", "relevance")
 _RUN_FIELDS = ("user", "q0", "item", "rank", "score", "tag")
 _CHUNK_LINES = 1_000_000
 _WRITE_ROWS = 100_000  # rows formatted per block by the writers
@@ -119,20 +121,22 @@ def _as_numbers(frame, column, lines, path, kind):
 
 
 def _check_unique(frame, lines, path, what):
-    dup = frame.duplicated(["user", "item"], keep=False).to_numpy()
+    keys = ["user", "group", "item"] if "group" in frame.columns else ["user", "item"]
+    dup = frame.duplicated(keys, keep=False).to_numpy()
     if dup.any():
         first = int(np.argmax(dup))
-        key = (frame["user"].iloc[first], frame["item"].iloc[first])
-        both = lines[
-            dup & (frame["user"] == key[0]).to_numpy() & (frame["item"] == key[1]).to_numpy()
-        ]
+        same = dup.copy()
+        for key in keys:
+            same &= (frame[key] == frame[key].iloc[first]).to_numpy()
+        both = lines[same]
+        group = f" in judgment group {frame['group'].iloc[first]!r}" if len(keys) == 3 else ""
         raise ValueError(
-            f"{path}, lines {both[0]} and {both[1]}: document {key[1]!r} is {what} twice for "
-            f"query {key[0]!r}"
+            f"{path}, lines {both[0]} and {both[1]}: document {frame['item'].iloc[first]!r} is "
+            f"{what} twice for query {frame['user'].iloc[first]!r}{group}"
         )
 
 
-def read_trec_qrels(path, *, progress=False, chunk_lines=_CHUNK_LINES):
+def read_trec_qrels(path, *, progress=False, chunk_lines=_CHUNK_LINES, judgment_groups=False):
     """Read a TREC qrels file into a long ``truth`` frame.
 
     Parameters
@@ -145,14 +149,23 @@ def read_trec_qrels(path, *, progress=False, chunk_lines=_CHUNK_LINES):
         Lines parsed per chunk by pandas' parser (memory is bounded by a
         chunk plus the result). A well-formed file is read in one compiled
         pass instead (see Notes), which holds the file's bytes at once.
+    judgment_groups : bool, default False
+        Read trec_eval's ``qrels_jg`` format (``trec_eval -R qrels_jg``,
+        ``get_qrels_jg.c``): lines ``query group document relevance``,
+        whose second field (ignored in plain qrels) names the judgment
+        group, kept as the column ``group`` (str). A document may then be
+        judged once per group of a query. The judgment-group metrics
+        (:func:`~recmetrics.map_avgjg`, ...) read that column.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``user`` and ``item`` (str) and ``relevance`` (int64), one row
         per judgement in file order, every judgement kept (grades <= 0
-        included: they mark judged, non-relevant documents). An empty file
-        gives a frame without rows, with these columns and dtypes.
+        included: they mark judged, non-relevant documents); with
+        ``judgment_groups=True``, ``user``, ``group``, ``item`` and
+        ``relevance``. An empty file gives a frame without rows, with these
+        columns and dtypes.
 
     Raises
     ------
@@ -164,7 +177,8 @@ def read_trec_qrels(path, *, progress=False, chunk_lines=_CHUNK_LINES):
     FileNotFoundError
         If ``path`` is not a file (``IsADirectoryError`` for a folder).
     TypeError
-        If ``path`` is not a str or os.PathLike, or ``progress`` not a bool.
+        If ``path`` is not a str or os.PathLike, or ``progress`` or
+        ``judgment_groups`` not a bool.
 
     Examples
     --------
@@ -182,6 +196,14 @@ def read_trec_qrels(path, *, progress=False, chunk_lines=_CHUNK_LINES):
     ...
     ValueError: .../bad, line 2: relevance must be an integer (below 2**53 in magnitude), got 'high'
 
+    Two judgment groups (trec_eval's ``qrels_jg``) judging one document:
+
+    >>> _ = (d / "qrels_jg").write_text("q1 u1 d1 1\\nq1 u2 d1 0\\n")
+    >>> read_trec_qrels(d / "qrels_jg", judgment_groups=True)
+      user group item  relevance
+    0   q1    u1   d1          1
+    1   q1    u2   d1          0
+
     Notes
     -----
     With numba (and pyarrow, which pandas uses for its strings), a file is
@@ -194,7 +216,8 @@ def read_trec_qrels(path, *, progress=False, chunk_lines=_CHUNK_LINES):
     file) is read again by pandas' parser in chunks, which gives the frame
     or the error naming the file and the line, as without numba.
     """
-    return _read_trec(path, _QRELS_FIELDS, {"relevance": "int"}, "judged", progress, chunk_lines)
+    fields = _QRELS_JG_FIELDS if check_bool(judgment_groups, "judgment_groups") else _QRELS_FIELDS
+    return _read_trec(path, fields, {"relevance": "int"}, "judged", progress, chunk_lines)
 
 
 def read_trec_run(path, *, progress=False, chunk_lines=_CHUNK_LINES):
@@ -251,11 +274,11 @@ def _read_trec(path, fields, numbers, what, progress, chunk_lines):
     p = _path(path)
     progress = check_bool(progress, "progress")
     chunk_lines = check_k(chunk_lines, "chunk_lines")
-    keep = [c for c in fields if c in ("user", "item", "tag") or c in numbers]
+    ids = ("user", "item", "tag", "group")
+    keep = [c for c in fields if c in ids or c in numbers]
     kind = {"int": _trec_fast.INT, "float": _trec_fast.FLOAT}
     kinds = [
-        _trec_fast.ID if c in ("user", "item", "tag") else kind.get(numbers.get(c), _trec_fast.SKIP)
-        for c in fields
+        _trec_fast.ID if c in ids else kind.get(numbers.get(c), _trec_fast.SKIP) for c in fields
     ]
     columns = _trec_fast.read_fast(p, fields, kinds, _compression(p), progress)
     if columns is not None:

@@ -24,6 +24,7 @@ from .cwl_nerr import bpm, nerr8, nerr9, nerr10, nerr11, sdcg
 from .infap import infap
 from .interpolated_precision import IPREC_AT_LEVEL, precision_11pt
 from .judged import bpref, judged, unjudged
+from .judgment_groups import RPREC_MULT_AVGJG_AT, map_avgjg, p_avgjg
 from .ndcg import cg, dcg, ndcg
 from .rbp import rbp, rbp_residual
 from .roc_auc import auc
@@ -247,6 +248,10 @@ REGISTRY: dict[str, MetricSpec] = {
             kind="catalogue",
             needs=("popularity",),
         ),
+        # trec_eval's judgment-group measures: a truth frame's column 'group' (qrels_jg)
+        MetricSpec("map_avgjg", map_avgjg, takes_cutoff=False),
+        MetricSpec("p_avgjg", p_avgjg, keywords=("short_lists",), rank_cutoff_required=True),
+        *(MetricSpec(n, fn, takes_cutoff=False) for n, fn in RPREC_MULT_AVGJG_AT.items()),
     )
 }
 

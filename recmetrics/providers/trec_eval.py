@@ -78,6 +78,10 @@ PROVIDER = Provider(
         "utility": "none",  # utility (its parameters: keywords)
         "ndcg_rel": "none",  # ndcg_rel
         "trec_g": "none",  # G
+        # judgment groups (-R qrels_jg: a truth frame's column 'group'); one group: map, P, ...
+        "map_avgjg": "none",  # map_avgjg
+        "p_avgjg": "k",  # P_avgjg_k
+        **{f"rprec_mult_avgjg_{x / 10:.2f}": "none" for x in range(2, 21, 2)},
     },
     sources={
         "precision": "m_P.c (P_k)",
@@ -126,5 +130,11 @@ PROVIDER = Provider(
         "utility": "m_utility.c (utility.p1,p2,p3,p4; -N is n_docs)",
         "ndcg_rel": "m_ndcg_rel.c (ndcg_rel; gain maps: gain_init.c)",
         "trec_g": "m_G.c (G; gain maps: gain_init.c)",
+        "map_avgjg": "m_map_avgjg.c (map_avgjg; groups: form_res_rels_jg.c, get_qrels_jg.c)",
+        "p_avgjg": "m_P_avgjg.c (P_avgjg_k)",
+        **{
+            f"rprec_mult_avgjg_{x}": f"m_Rprec_mult_avgjg.c (Rprec_mult_avgjg_{x})"
+            for x in (f"{m / 10:.2f}" for m in range(2, 21, 2))
+        },
     },
 )
