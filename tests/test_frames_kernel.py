@@ -158,8 +158,37 @@ def test_coded_user_index_as_user_index(users):
     got = fr._coded_user_index(tu, pu, distinct, users)
     want = frames._user_index(t, p, users)
     assert got.equals(want) and got.dtype == want.dtype
-    strings = pd.Index(["a", "b"])
-    assert fr._coded_user_index(np.array([0]), np.array([1]), strings, users) is None
+    # pandas' strings sort too: the same Index as _user_index, dtype kept
+    ts, ps = t.map("u{:03d}".format).astype(str), p.map("u{:03d}".format).astype(str)
+    tu, pu, distinct = fr._joint_codes(ts, ps)
+    got = fr._coded_user_index(tu, pu, distinct, users)
+    want = frames._user_index(ts, ps, users)
+    assert got.equals(want) and got.dtype == want.dtype
+    # ids of Python objects (which may not sort) are left to _user_index
+    mixed = pd.Index(["a", 1], dtype=object)
+    assert fr._coded_user_index(np.array([0]), np.array([1]), mixed, users) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_joint_codes_of_categories_as_of_their_strings(seed):
+    # the TREC readers' categorical ids (the command line) give the codes and
+    # the Index of the same columns as strings, whatever the categories' order
+    rng = np.random.default_rng(seed)
+    t = pd.Series(rng.choice([f"d{i}" for i in range(30)], 60)).astype(str)
+    p = pd.Series(rng.choice([f"d{i}" for i in range(10, 50)], 90)).astype(str)
+    want = fr._joint_codes(t, p)
+    cats = [f"d{i}" for i in rng.permutation(60)]  # unused categories too
+    tc = t.astype(pd.CategoricalDtype(pd.Index(cats, dtype=str)))
+    pc = p.astype(pd.CategoricalDtype(pd.Index(sorted(set(p)), dtype=str)))
+    assert fr._plain_ids(tc, pc)
+    got = fr._joint_codes(tc, pc)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+    assert got[2].equals(want[2]) and got[2].dtype == want[2].dtype
+    # a category column and a string column, or a missing value: not coded this way
+    assert not fr._plain_ids(tc, p)
+    with_nan = pd.Series(pd.Categorical([None, "d1"], categories=["d1"]))
+    assert not fr._plain_ids(with_nan, pc)
 
 
 @pytest.mark.parametrize("compiled", [False, True])

@@ -264,3 +264,25 @@ def test_small_files_wait_for_the_compiled_kernels(tmp_path, monkeypatch):
     monkeypatch.setattr(_dispatch, "_ready", lambda kernel, args: True)
     monkeypatch.setattr(_trec_fast, "_SMALL_BYTES", 1 << 22)
     assert _fast_taken(path, "qrels")
+
+
+def _as_text(frame):
+    """A frame of the command line's reader with its categorical ids as strings."""
+    if isinstance(frame, str):
+        return frame
+    cats = [c for c in frame if isinstance(frame[c].dtype, pd.CategoricalDtype)]
+    assert cats == [c for c in frame if c in ("user", "item", "tag")]
+    return frame.astype({c: str for c in cats})
+
+
+@pytest.mark.parametrize("kind", ["qrels", "run"])
+def test_the_command_lines_categorical_ids_are_the_same_strings(tmp_path, monkeypatch, kind):
+    rng = random.Random(31)
+    for n in range(60):
+        text = _random_lines(rng, kind, rng.randrange(1, 30))
+        path = tmp_path / f"{kind}{n}.txt"
+        path.write_text(text, encoding="utf-8", newline="")
+        want = _outcome(READERS[kind], path)
+        _same(_as_text(_outcome(lambda p: trec._read_coded(p, kind, False), path)), want)
+        general = _general(lambda p: trec._read_coded(p, kind, False), path, monkeypatch)
+        _same(_as_text(general), want)

@@ -70,14 +70,26 @@ def _read_inputs(truth_path, run_path, args):
     raises.
     """
     from ..io import read_table, read_trec_qrels, read_trec_run
+    from ..io.trec import _read_coded
 
     t_fmt = _format(truth_path, args.truth_format)
     r_fmt = _format(run_path, args.run_format)
     user, item = args.user, args.item
     ids_as_text = "trec" in (t_fmt, r_fmt)
     groups = getattr(args, "rel_format", "qrels") == "qrels_jg"  # trec_eval's -R qrels_jg
+    # two TREC files: ids as categories (the same strings, coded once by the reader);
+    # beside a table, or with judgment groups, as text
+    both_trec = t_fmt == r_fmt == "trec" and not groups
+
+    def read_trec(path, kind):
+        if both_trec:
+            return _read_coded(path, kind, args.progress)
+        if kind == "qrels":
+            return read_trec_qrels(path, progress=args.progress, judgment_groups=groups)
+        return read_trec_run(path, progress=args.progress)
+
     if t_fmt == "trec":
-        truth = read_trec_qrels(truth_path, progress=args.progress, judgment_groups=groups)
+        truth = read_trec(truth_path, "qrels")
         truth = truth.rename(columns={"user": user, "item": item})
         relevance = "relevance"
     else:
@@ -95,7 +107,7 @@ def _read_inputs(truth_path, run_path, args):
     if t_fmt != "trec" and relevance is not None:
         _table_numbers(truth, relevance, truth_path)
     if r_fmt == "trec":
-        run = read_trec_run(run_path, progress=args.progress)
+        run = read_trec(run_path, "run")
         run = run.rename(columns={"user": user, "item": item})
         score, rank = (None, "rank") if args.rank else ("score", None)
     else:

@@ -25,12 +25,24 @@ from .._kernels import first_codes
 
 
 def _plain_ids(t_values, p_values):
-    """Whether two id columns share one dtype (NumPy or pandas' strings), not categorical.
+    """Whether two id columns share one dtype (NumPy or pandas' strings).
 
     Then ids are equal exactly when their codes in one :class:`pandas.Index`
     are, as in :meth:`pandas.DataFrame.duplicated`, and the two columns
     cannot be the integers and floats that :func:`_same_id_kind` warns about.
+    Two categorical columns count when their categories do and no value is
+    missing (the TREC readers' ids for the command line): their codes say
+    which rows hold equal ids, and only the categories are hashed.
     """
+    if isinstance(t_values.dtype, pd.CategoricalDtype) and isinstance(
+        p_values.dtype, pd.CategoricalDtype
+    ):
+        t_cats, p_cats = t_values.dtype.categories, p_values.dtype.categories
+        return (
+            _plain_ids(t_cats, p_cats)
+            and not (t_values.cat.codes < 0).any()
+            and not (p_values.cat.codes < 0).any()
+        )
     dtype = t_values.dtype
     return dtype == p_values.dtype and isinstance(dtype, (np.dtype, pd.StringDtype))
 
@@ -41,7 +53,11 @@ def _joint_codes(t_values, p_values):
     The Index is ``pd.Index(pd.unique(pd.concat([t_values, p_values])))``
     and the codes its ``get_indexer`` of each column, from one hashing pass
     (:func:`pandas.factorize`); for columns of one dtype (:func:`_plain_ids`).
+    Categorical columns give the same codes and Index from their integer
+    codes: the categories in order of first use are hashed, not the rows.
     """
+    if isinstance(t_values.dtype, pd.CategoricalDtype):
+        return _joint_category_codes(t_values, p_values)
     if t_values.dtype == np.int64 and p_values.dtype == np.int64:
         coded = first_codes(t_values.to_numpy(), p_values.to_numpy())
         if coded is not None:  # compiled, no hashing: the same codes
@@ -52,20 +68,39 @@ def _joint_codes(t_values, p_values):
     return codes[:n_t], codes[n_t:], pd.Index(distinct)
 
 
+def _joint_category_codes(t_values, p_values):
+    """:func:`_joint_codes` of two categorical columns without missing values."""
+    t_codes = t_values.cat.codes.to_numpy().astype(np.int64)
+    p_codes = p_values.cat.codes.to_numpy().astype(np.int64)
+    t_used, p_used = pd.unique(t_codes), pd.unique(p_codes)  # in order of first use
+    t_cats, p_cats = t_values.dtype.categories, p_values.dtype.categories
+    values = pd.concat([pd.Series(t_cats[t_used]), pd.Series(p_cats[p_used])], ignore_index=True)
+    codes, distinct = pd.factorize(values)
+    codes = codes.astype(np.int64, copy=False)
+    t_map = np.zeros(len(t_cats), dtype=np.int64)
+    p_map = np.zeros(len(p_cats), dtype=np.int64)
+    t_map[t_used], p_map[p_used] = codes[: t_used.shape[0]], codes[t_used.shape[0] :]
+    return t_map[t_codes], p_map[p_codes], pd.Index(distinct)
+
+
 def _coded_user_index(tu, pu, distinct, policy):
     """:func:`recmetrics.inputs.frames._user_index` of integer ids from their joint codes.
 
     The codes of :func:`_joint_codes` number truth's ids first, in order of
     appearance: truth holds the codes below ``tu.max() + 1``, the
-    predictions those counted in ``pu``. Integer ids always sort, so the
-    Index is the sorted ids the policy keeps; None for other ids.
+    predictions those counted in ``pu``. Integer ids and pandas' strings
+    always sort, so the Index is the sorted ids the policy keeps; None for
+    other ids.
     """
-    if not (isinstance(distinct.dtype, np.dtype) and distinct.dtype.kind in "iu"):
+    numbers = isinstance(distinct.dtype, np.dtype) and distinct.dtype.kind in "iu"
+    if not (numbers or isinstance(distinct.dtype, pd.StringDtype)):
         return None
     n_d = len(distinct)
     in_t = np.arange(n_d) < (int(tu.max()) + 1 if tu.shape[0] else 0)
     in_p = np.bincount(pu, minlength=n_d) > 0
     keep = {"truth": in_t, "predictions": in_p, "both": in_t & in_p, "all": in_t | in_p}
+    if not numbers:  # pandas' strings: sorted as _user_index sorts them, dtype kept
+        return distinct[keep[policy]].sort_values()
     return pd.Index(np.sort(distinct.to_numpy()[keep[policy]]))
 
 

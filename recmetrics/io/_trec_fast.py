@@ -443,12 +443,15 @@ def _scan_all(buf, start, kinds, n_max):
     return status, n, codes, ints, floats, slow[:, :n_slow], ids
 
 
-def read_fast(p, fields, kinds, compression, progress):
+def read_fast(p, fields, kinds, compression, progress, categorical=False):
     """The columns of a well-formed TREC file, or None (then the general reader decides).
 
     ``kinds`` gives each field's kind (``SKIP``, ``ID``, ``INT``, ``FLOAT``);
     returns a dict field -> column (pandas' ``str`` for ids, int64, float64)
-    for the fields that are not skipped.
+    for the fields that are not skipped. With ``categorical=True`` the ids
+    are categorical columns of the same strings instead (the codes of the
+    scan, categories in order of first appearance): nothing is copied per
+    row, and :func:`recmetrics.from_frames` codes them without hashing rows.
     """
     if not HAVE_NUMBA:
         return None
@@ -505,7 +508,12 @@ def read_fast(p, fields, kinds, compression, progress):
     del buf
     out = {}
     for j, kind in enumerate(kinds):
-        if kind == ID:
+        if kind == ID and categorical:
+            categories = pd.Index(pd.array(strings[slots[j]], dtype=dtype))
+            out[names[j]] = pd.Categorical.from_codes(
+                codes[slots[j], :n], dtype=pd.CategoricalDtype(categories)
+            )
+        elif kind == ID:
             column = strings[slots[j]].take(pa.array(codes[slots[j], :n]))
             out[names[j]] = pd.array(column, dtype=dtype)
         elif kind == INT:

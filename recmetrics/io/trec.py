@@ -269,7 +269,25 @@ def read_trec_run(path, *, progress=False, chunk_lines=_CHUNK_LINES):
     )
 
 
-def _read_trec(path, fields, numbers, what, progress, chunk_lines):
+def _read_coded(path, kind, progress):
+    """The command line's read of a TREC file: ids as categorical columns.
+
+    :func:`read_trec_qrels` (``kind='qrels'``) or :func:`read_trec_run`, with
+    the ids as categorical columns of the same strings.
+
+    The compiled pass has coded the ids already; categorical columns keep its
+    codes instead of writing every row's string, and
+    :func:`recmetrics.from_frames` then hashes the distinct ids only. The
+    values, their order and every error are those of the public readers.
+    """
+    if kind == "qrels":
+        args = (_QRELS_FIELDS, {"relevance": "int"}, "judged")
+    else:
+        args = (_RUN_FIELDS, {"rank": "int", "score": "float"}, "retrieved")
+    return _read_trec(path, *args, progress, _CHUNK_LINES, categorical=True)
+
+
+def _read_trec(path, fields, numbers, what, progress, chunk_lines, categorical=False):
     """The frame of a TREC file: ids as text, ``numbers`` (column -> kind) parsed."""
     p = _path(path)
     progress = check_bool(progress, "progress")
@@ -280,7 +298,7 @@ def _read_trec(path, fields, numbers, what, progress, chunk_lines):
     kinds = [
         _trec_fast.ID if c in ids else kind.get(numbers.get(c), _trec_fast.SKIP) for c in fields
     ]
-    columns = _trec_fast.read_fast(p, fields, kinds, _compression(p), progress)
+    columns = _trec_fast.read_fast(p, fields, kinds, _compression(p), progress, categorical)
     if columns is not None:
         return pd.DataFrame({c: columns[c] for c in keep}, copy=False)
     # the general reader: an empty or malformed file (its error names the line)
@@ -294,6 +312,8 @@ def _read_trec(path, fields, numbers, what, progress, chunk_lines):
     out = _concat(parts, keep, dtypes)
     lines = np.concatenate(all_lines) if all_lines else np.zeros(0, dtype=np.int64)
     _check_unique(out, lines, p, what)
+    if categorical:
+        out = out.astype({c: "category" for c in keep if c not in numbers})
     return out
 
 
