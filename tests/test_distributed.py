@@ -84,6 +84,9 @@ CASES = [
     dict(convention="recbole", metrics=["ndcg@10", "map@10", "hr@10", "mrr@10"]),
     dict(relevance="grade", ties="optimistic", users="all", no_relevant="zero"),
     dict(rank="rank", users="both"),
+    # a preset whose metrics evaluate different users (precision, recall and map:
+    # users with predictions only), users left to the preset
+    dict(convention="recommenders", metrics=["precision@10", "recall@10", "map@10", "ndcg@10"]),
 ]
 
 
@@ -99,7 +102,7 @@ def test_spark_equals_single_process(spark, frames, case):
     st, sp = spark.createDataFrame(truth), spark.createDataFrame(pred)
     kw = dict(case)
     metrics = kw.pop("metrics", METRICS)
-    if case is CASES[0] or case is CASES[1]:  # the means, aggregated by Spark
+    if case is CASES[0] or case is CASES[1] or case is CASES[5]:  # the means, by Spark
         means = rm.spark.evaluate(st, sp, metrics, **kw)
         expected = single(truth, pred, case, per_user=False)
         pd.testing.assert_index_equal(means.index, expected.index)

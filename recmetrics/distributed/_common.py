@@ -117,8 +117,10 @@ def evaluate_batch(truth, predictions, *, metrics, aggregates, user, item, order
     from ..evaluation import evaluate
 
     cols = internal_names(metrics)
-    if users is None:  # the preset's users (every metric's users are among them)
-        users = _users_of(keywords.get("convention"))
+    # the preset's users (every metric's users are among them); evaluate is given
+    # users only when the caller chose them, so that a preset's per-metric users
+    # (the recommenders preset's precision, recall and map) hold as in one process
+    passed, users = users, users or _users_of(keywords.get("convention"))
     t_users = pd.Index(truth[user].unique())
     p_users = pd.Index(predictions[user].unique())
     chosen = {
@@ -139,7 +141,7 @@ def evaluate_batch(truth, predictions, *, metrics, aggregates, user, item, order
         score=None if rank else order,
         rank=rank,
         relevance=relevance,
-        users=users,
+        users=passed,
         per_user=True,
         **keywords,
     )
