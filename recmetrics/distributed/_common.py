@@ -79,11 +79,22 @@ def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, key
     )
 
 
-def _users_of(convention):
-    """The widest set of users a preset evaluates in long frames ('truth' without one)."""
-    from ..conventions import PRESETS
+def _metric_users(metrics, convention, users):
+    """The users each metric evaluates: ``users`` if given, else the preset's.
 
-    return (PRESETS[convention]["users"] if convention else None) or "truth"
+    A preset may set them per metric (:data:`recmetrics.providers.METRIC_OVERRIDES`);
+    without a preset, and for the other metrics, they are the preset's (or
+    ``'truth'``).
+    """
+    if users is not None:
+        return [users] * len(metrics)
+    from ..conventions import PRESETS
+    from ..providers import METRIC_OVERRIDES
+
+    general = (PRESETS[convention]["users"] if convention else None) or "truth"
+    per_metric = METRIC_OVERRIDES.get(convention, {}) if convention else {}
+    names = [_registry.parse_with_keywords(m)[0].name for m in metrics]
+    return [per_metric.get(n, {}).get("users", general) for n in names]
 
 
 def aggregates_of(metrics):
@@ -117,34 +128,37 @@ def evaluate_batch(truth, predictions, *, metrics, aggregates, user, item, order
     from ..evaluation import evaluate
 
     cols = internal_names(metrics)
-    # the preset's users (every metric's users are among them); evaluate is given
-    # users only when the caller chose them, so that a preset's per-metric users
-    # (the recommenders preset's precision, recall and map) hold as in one process
-    passed, users = users, users or _users_of(keywords.get("convention"))
     t_users = pd.Index(truth[user].unique())
     p_users = pd.Index(predictions[user].unique())
-    chosen = {
+    sets = {
         "truth": t_users,
         "predictions": p_users,
         "both": t_users.intersection(p_users),
         "all": t_users.union(p_users),
-    }[users]
-    if len(chosen) == 0:
+    }
+    frames = dict(user=user, item=item, score=None if rank else order, rank=rank,
+                  relevance=relevance, per_user=True)  # fmt: skip
+    # the users of each metric: the caller's, else the preset's (which may differ per
+    # metric: the recommenders preset's precision, recall and map), as in one process;
+    # a batch may hold none of one metric's users (NaN there), which one process,
+    # given all the users, would refuse
+    each = _metric_users(metrics, keywords.get("convention"), users)
+    tables = []
+    for chosen in dict.fromkeys(each):
+        names = [m for m, u in zip(metrics, each, strict=True) if u == chosen]
+        if len(sets[chosen]):
+            tables.append(evaluate(truth, predictions, names, users=chosen, **frames,
+                                   **keywords))  # fmt: skip
+    if not tables:
         empty = {user: truth[user].iloc[:0]} | {c: np.zeros(0) for c in cols}
         return pd.DataFrame(empty)
-    table = evaluate(
-        truth,
-        predictions,
-        metrics,
-        user=user,
-        item=item,
-        score=None if rank else order,
-        rank=rank,
-        relevance=relevance,
-        users=passed,
-        per_user=True,
-        **keywords,
-    )
+    table = tables[0] if len(tables) == 1 else pd.concat(tables, axis=1)
+    if len(tables) > 1:
+        try:
+            table = table.sort_index()
+        except TypeError:  # ids of several types: the order of first appearance
+            pass
+    table = table.reindex(columns=metrics)
     out = pd.DataFrame({user: table.index.to_numpy()})
     for i, (c, m) in enumerate(zip(cols, metrics, strict=True)):
         values = table[m].to_numpy(dtype=np.float64)
