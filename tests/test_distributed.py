@@ -220,3 +220,26 @@ def test_dask_reads_a_relevance_column_by_default(dask_client, frames):
     got = got.set_index("user").sort_index()
     want = rm.evaluate(graded, pred, METRICS, per_user=True, relevance="relevance")
     np.testing.assert_array_equal(got[METRICS].to_numpy(float), want[METRICS].to_numpy(float))
+
+
+def test_a_batch_without_one_metrics_users():
+    # a hash group may hold no user that a metric evaluates (here: the recommenders
+    # preset's precision, over users with predictions): NaN there, not an error
+    from recmetrics.distributed import _common
+
+    truth = pd.DataFrame({"user": [2, 4, 4], "item": [12, 10, 11]})
+    pred = pd.DataFrame({"user": [3, 4], "item": [12, 10], "score": [0.4, 0.9]})
+    kw = dict(user="user", item="item", order="score", rank=None, relevance=None)
+    for batch_truth, batch_pred, n_rows in ((truth[:1], pred[:1], 1), (truth, pred, 2)):
+        out = _common.evaluate_batch(
+            batch_truth,
+            batch_pred,
+            metrics=["precision@2", "ndcg@2"],
+            aggregates=None,
+            users=None,
+            keywords={"convention": "recommenders"},
+            **kw,
+        )
+        assert len(out) == n_rows and out["user"].tolist() == [2, 4][:n_rows]
+        assert np.isnan(out["_rm_0"].iloc[0]) and out["_rm_1"].iloc[0] == 0.0
+    assert out["_rm_0"].iloc[1] == pytest.approx(0.5)
