@@ -216,7 +216,11 @@ def evaluate(
     score_dtype : {'float32', 'float64'}, optional
         Compare the scores in this precision (trec_eval and torchmetrics
         use single precision, so scores equal as float32 are tied there).
-        Score matrices only; default: as given.
+        Integer scores are cast too: integers the precision cannot tell
+        apart (beyond 2**24 in float32, 2**53 in float64) are then tied, as
+        in a library that reads them in that precision; without
+        ``score_dtype`` they are compared exactly. Score matrices only;
+        default: as given.
     short_lists : {'k', 'list'}, optional
         How ``precision`` and ``map`` score a list shorter than ``k``
         (:func:`~recmetrics.precision`); ``None`` means ``'k'`` (or the
