@@ -146,6 +146,10 @@ VALID = {
     rm.stats.adjust_pvalues: (([0.01, 0.04, 0.2],), {}),
     rm.stats.detectable_difference: ((500, 0.2), {}),
     rm.stats.users_needed: ((0.02, 0.2), {}),
+    rm.stats.two_sample_users_needed: ((0.02, 0.2), {}),
+    rm.stats.two_sample_detectable_difference: ((500, 0.2), {}),
+    rm.stats.proportion_users_needed: ((0.10, 0.11), {}),
+    rm.stats.proportion_detectable_rate: ((0.10, 5000), {}),
     rm.stats.compare: (({"a": PER_USER, "b": PER_USER_B},), {"n_resamples": 200}),
     rm.stats.corrected_resampled_ttest: (([0.012, 0.004, 0.019, -0.002], 0.8, 0.2), {}),
     # beyond accuracy
