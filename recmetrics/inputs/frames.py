@@ -7,9 +7,14 @@ This is the format of RecTools, LensKit, Microsoft Recommenders and of TREC
 run files. A pandas DataFrame as the first argument of a metric always means
 this long format.
 
-The conversion groups once and vectorises: rows are sorted by (user, score),
-so a relevant item's rank is found from its position in the sorted
-predictions, with its tie group; no Python loop runs over users. The tie
+The conversion codes the ids once and places each relevant row among its
+user's predictions, with its tie group; no Python loop runs over users.
+With numba, one compiled pass per user counts the predictions scored above
+and tied with each relevant item, and sorts the user's list only when many
+of its relevant items were predicted
+(:func:`recmetrics._kernels.frame_places`); without it, the rows are sorted
+by (user, score) and a relevant item's place is its position in the sorted
+predictions (:mod:`.frame_rows`). Both give the same numbers. The tie
 policies are those of score matrices (:func:`recmetrics.from_scores`); for
 ``ties='trec_eval'`` tied items are ordered by their id in decreasing string
 order, as trec_eval orders document numbers.
