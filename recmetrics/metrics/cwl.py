@@ -383,11 +383,15 @@ max_depth : int, default 1000
     "cwl_ties": """\
 ties : {'expected', 'optimistic', 'pessimistic', 'trec_eval'}, optional
     As for every ranking metric (``None``: ``'expected'``). The measure
-    adapts to the gain read so far, so the exact expectation over the
-    orders of tied items is a mean over the distinct orders of the gains
-    of each tie group (a tie group of equal gains has one); when a user
-    has more than 20,000 of them it raises ``ValueError`` naming ``ties``
-    rather than approximating: pass a deterministic policy.""",
+    adapts to the gain read so far, so its expectation over the orders of
+    tied items (every order of a tie group equally likely) is the mean over
+    the distinct orders of the gains of each tie group (a tie group of
+    equal gains has one), computed order by order, not approximated: a
+    user's value depends on that user's data only (the same bits alone, in
+    a block of ``rm.evaluate(..., chunk_users=k)`` or with every user).
+    When a user has more than 20,000 distinct orders it raises
+    ``ValueError`` naming ``ties`` rather than approximating: pass a
+    deterministic policy.""",
 }
 
 
