@@ -349,9 +349,11 @@ def bpm(
     read so far reaches ``T`` when it is at least ``T - 1e-9 max(1, |T|)``:
     a sum of gains equal to ``T`` (``1/3 + 1/3 + ... = 2``) may come out a
     unit in the last place below ``T`` in floating point, depending on the
-    order of the terms, and cwl_eval's exact ``c_gain[i] < T`` would then
-    read on; under ``ties='expected'`` the orders of a tie group would then
-    disagree on where the user stops.
+    order of the terms. cwl_eval compares its floating-point sum as it is
+    (``c_gain[i] < T``) and then reads on, so in such cases (gains in thirds
+    and ``T = 2``, say) its value, and ir_measures', differs from this one;
+    under ``ties='expected'`` the orders of a tie group would disagree on
+    where the user stops.
     cwl_eval: ``BPMCWLMetric(T, K)``, with every cost 1; ir_measures:
     ``BPM(T=1, max_rel=...)@k``. With ``hb``, cwl_eval's dynamic model
     ``BPMDCWLMetric`` (in neither cwl_eval's default list nor ir_measures),
