@@ -55,6 +55,8 @@ CWL_MAX_DEPTH = 1000
 _MAX_ORDERS = 20_000
 _CHUNK = 2048  # users per block of the dense gain matrix
 _ROWS = 2_000_000  # floats per block of the orders of one user's tie groups
+# BPM: the relative tolerance under which the gain read so far counts as reaching T
+_BPM_TOL = 1e-9
 
 
 def _real(x, name, *, positive=False):
@@ -113,11 +115,22 @@ def _c_nerr(G, equation, k, p, T):
 
 
 def _c_bpm(G, T, k, hb=None, gain_med=0.5):
+    """BPM's continuation: 1 while the gain read so far is below the target ``T_i``.
+
+    cwl_eval stops at the first position where it is not; here ``C_i`` is
+    computed at every position and the product of the ``C_j`` before ``i``
+    (the probability of reaching ``i``) is 0 after the first 0 all the same.
+    The gain read so far reaches ``T_i`` when it is at least
+    ``T_i - _BPM_TOL * max(1, |T_i|)``: a sum of gains that equals ``T_i``
+    mathematically (``1/3 + 1 + 2/3 = 2``) can come out a few units in the
+    last place below it in floating point, depending on the order of the
+    terms, and must not read as short of ``T_i``.
+    """
     i = _positions(G.shape[1])
     so_far = np.cumsum(G, axis=1)
     if hb is not None:  # BPMDCWLMetric: T += hb (g_j - gain_med) after each item j read
         T = T + hb * (so_far - G - (i - 1.0) * gain_med)
-    go = np.logical_and.accumulate(so_far < T, axis=1)  # cwl_bpm.py: while c_gain[i] < T
+    go = so_far < T - _BPM_TOL * np.maximum(1.0, np.abs(T))  # cwl_bpm.py: c_gain[i] < T
     if k is not None:
         go &= i < k  # cost constraint c_cost[i] < K, every cost 1
     return go.astype(np.float64)
@@ -258,33 +271,51 @@ def _orders_of(row, groups, width, what, u):
         yield G
 
 
+def _width(base_row, groups, depth):
+    """The positions a user's tie orders can change: a function of that user only.
+
+    The last position a tie group or a nonzero fixed gain reaches, rounded up
+    to a power of two (so that users share blocks) and cut at ``depth``.
+    """
+    width = max(s + len(v) for s, v in groups)
+    nonzero = np.flatnonzero(base_row > 0)
+    if nonzero.shape[0]:
+        width = max(width, int(nonzero[-1]) + 1)
+    return min(depth, 1 << max(0, width - 1).bit_length())
+
+
 def _mean_over_orders(base, groups_of, users, c_of, what):
     """Per user: the mean EU over the orders of its tie groups, in blocks of rows.
 
-    Only the first ``width`` positions can change with the order: beyond the
-    last position a tie group or a fixed gain reaches, every order has read
-    the same total gain, so the continuation there (and the sum of the
-    probabilities of reaching those positions, ``tail``, relative to the
-    first of them) is the same for every order and is computed once per user.
+    Only a user's first ``width`` positions (:func:`_width`) can change with
+    the order: beyond the last position a tie group or a fixed gain reaches,
+    every order has read the same total gain, so the continuation there (and
+    the sum of the probabilities of reaching those positions, ``tail``,
+    relative to the first of them) is the same for every order and is
+    computed once per user. Users are evaluated in blocks of equal width, and
+    every operation works row by row, so a user's value depends on that
+    user's data only: the same bits alone, in a block or with all users.
     """
     depth = base.shape[1]
-    width = max(s + len(v) for groups in groups_of for s, v in groups)
-    nonzero = np.flatnonzero(np.any(base > 0, axis=0))
-    width = min(depth, max(width, int(nonzero[-1]) + 1 if nonzero.shape[0] else 0))
+    widths = np.array([_width(b, g, depth) for b, g in zip(base, groups_of, strict=True)])
     full = base.copy()  # one order of each user: the total gain is that of every order
     for i, groups in enumerate(groups_of):
         for s, values in groups:
             m = min(len(values), depth - s)
             full[i, s : s + m] = values[:m]
+    C_full = c_of(full)
     # tail = sum_{i=width+1}^{depth} prod_{j=width+1}^{i-1} C_j (0 when width = depth)
-    tail = np.ones((len(users), depth - width))
-    if depth - width > 1:
-        np.cumprod(c_of(full)[:, width:-1], axis=1, out=tail[:, 1:])
-    tail = tail.sum(axis=1)
+    tail = np.zeros(len(users))
+    for width in np.unique(widths):
+        at = np.flatnonzero(widths == width)
+        if depth - width:
+            t = np.ones((at.shape[0], depth - width))
+            if depth - width > 1:
+                np.cumprod(C_full[at, width:-1], axis=1, out=t[:, 1:])
+            tail[at] = t.sum(axis=1)
     sums, counts = np.zeros(len(users)), np.zeros(len(users))
-    block, owner, size = [], [], 0
 
-    def flush():
+    def flush(block, owner):
         G = np.concatenate(block)
         rows = np.concatenate(owner)
         C = c_of(G)
@@ -294,17 +325,19 @@ def _mean_over_orders(base, groups_of, users, c_of, what):
         eu = np.sum(reach * G, axis=1) / (np.sum(reach, axis=1) + beyond)
         np.add.at(sums, rows, eu)
 
-    for i, (row, groups, u) in enumerate(zip(base, groups_of, users, strict=True)):
-        for G in _orders_of(row, groups, width, what, int(u)):
-            block.append(G)
-            owner.append(np.full(G.shape[0], i))
-            counts[i] += G.shape[0]
-            size += G.size
-            if size >= _ROWS:
-                flush()
-                block, owner, size = [], [], 0
-    if block:
-        flush()
+    for width in np.unique(widths):
+        block, owner, size = [], [], 0
+        for i in np.flatnonzero(widths == width):
+            for G in _orders_of(base[i], groups_of[i], int(width), what, int(users[i])):
+                block.append(G)
+                owner.append(np.full(G.shape[0], i))
+                counts[i] += G.shape[0]
+                size += G.size
+                if size >= _ROWS:
+                    flush(block, owner)
+                    block, owner, size = [], [], 0
+        if block:
+            flush(block, owner)
     return sums / counts
 
 
@@ -350,11 +383,15 @@ max_depth : int, default 1000
     "cwl_ties": """\
 ties : {'expected', 'optimistic', 'pessimistic', 'trec_eval'}, optional
     As for every ranking metric (``None``: ``'expected'``). The measure
-    adapts to the gain read so far, so the exact expectation over the
-    orders of tied items is a mean over the distinct orders of the gains
-    of each tie group (a tie group of equal gains has one); when a user
-    has more than 20,000 of them it raises ``ValueError`` naming ``ties``
-    rather than approximating: pass a deterministic policy.""",
+    adapts to the gain read so far, so its expectation over the orders of
+    tied items (every order of a tie group equally likely) is the mean over
+    the distinct orders of the gains of each tie group (a tie group of
+    equal gains has one), computed order by order, not approximated: a
+    user's value depends on that user's data only (the same bits alone, in
+    a block of ``rm.evaluate(..., chunk_users=k)`` or with every user).
+    When a user has more than 20,000 distinct orders it raises
+    ``ValueError`` naming ``ties`` rather than approximating: pass a
+    deterministic policy.""",
 }
 
 

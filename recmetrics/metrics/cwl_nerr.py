@@ -311,6 +311,12 @@ def nerr11(
 
     >>> round(bpm([0, 0, 1, 1], T=1.5), 6), round(bpm([0, 0, 1, 1], T=1.5, hb=1.0), 6)
     (0.5, 0.333333)
+
+    Six gains of 1/3 reach ``T = 2`` (their floating-point sum is
+    ``2 - 2**-52``): the user reads six items, not the seventh.
+
+    >>> sum([1 / 3] * 6) < 2, round(bpm([1] * 6 + [3], T=2, max_grade=3), 6)
+    (True, 0.333333)
     """,
 )
 def bpm(
@@ -339,7 +345,15 @@ def bpm(
 
     per user, averaged over users: the user reads until the gain reaches
     ``T`` or ``k`` items are read, whichever comes first, with equal weight
-    on every item read (:mod:`recmetrics.metrics.cwl` for ``W_i``).
+    on every item read (:mod:`recmetrics.metrics.cwl` for ``W_i``). The gain
+    read so far reaches ``T`` when it is at least ``T - 1e-9 max(1, |T|)``:
+    a sum of gains equal to ``T`` (``1/3 + 1/3 + ... = 2``) may come out a
+    unit in the last place below ``T`` in floating point, depending on the
+    order of the terms. cwl_eval compares its floating-point sum as it is
+    (``c_gain[i] < T``) and then reads on, so in such cases (gains in thirds
+    and ``T = 2``, say) its value, and ir_measures', differs from this one;
+    under ``ties='expected'`` the orders of a tie group would disagree on
+    where the user stops.
     cwl_eval: ``BPMCWLMetric(T, K)``, with every cost 1; ir_measures:
     ``BPM(T=1, max_rel=...)@k``. With ``hb``, cwl_eval's dynamic model
     ``BPMDCWLMetric`` (in neither cwl_eval's default list nor ir_measures),
