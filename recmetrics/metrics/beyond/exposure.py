@@ -88,11 +88,13 @@ def attention_weights(length, attention="log", *, patience=None):
               w_{\\text{uniform}}(r) = 1
 
     ``'log'`` is DCG's discount, the position bias of Singh and Joachims
-    (2018); ``'rbp'`` is the probability that a user of rank-biased
-    precision (Moffat and Zobel 2008) with patience ``p`` looks at rank
-    ``r`` (summing to 1 over an infinite list); ``'geometric'`` is the same
-    without the factor ``1 - p`` (the first slot gets 1), the exposure of
-    Diaz et al. (2020) and of their ``expeval``.
+    (2018); ``'rbp'`` is rank-biased precision's weight of rank ``r``
+    (Moffat and Zobel 2008), the share of a patient ``p`` user's attention
+    that rank ``r`` gets (summing to 1 over an infinite list);
+    ``'geometric'`` is the same without the factor ``1 - p``: the
+    probability ``p**(r - 1)`` that such a user looks at rank ``r`` (the
+    first slot gets 1), the exposure of Diaz et al. (2020) and of their
+    ``expeval``.
 
     Parameters
     ----------
