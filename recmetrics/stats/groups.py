@@ -127,7 +127,9 @@ def group_disparity(
         The group of each user: a Series user -> group (matched on the
         index of ``per_user``; every user needs a group, users of other
         tables are ignored), or, for an array ``per_user``, one label per
-        value.
+        value. ``evaluate(..., per_user=True)`` of score matrices indexes
+        the users by row (0, 1, ...), of data frames by user id: index
+        ``user_groups`` the same way.
     level : float, default 0.95
         Confidence level of the intervals.
     method : {'bca', 'percentile'}, default 'bca'
