@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._kernels import CHUNK_CELLS
 from .._validation import truth_relevance
 from ..inputs.forms import _is_relevant_collection, input_form
 from ..inputs.lists import _check_eval_frames, _check_eval_matrix, _columns, _read_lists, top_k
@@ -136,8 +137,22 @@ def _from_scores(call, items):
     S = _check_eval_matrix(y_true, y_score)
     columns = None if items is None else _columns(items, S.shape[1], "y_score")
     lists = _read_lists(top_k(S, max(ks), mask=call.mask), items=columns, n_positions=S.shape[1])
-    T = sp.coo_matrix(y_true) if not sp.issparse(y_true) else y_true.tocoo()
-    pos = T.data > 0
-    col = T.col[pos] if columns is None else columns.to_numpy()[T.col[pos]]
-    truth = pd.DataFrame({"user": T.row[pos], "item": col})
+    rows, cols = _relevant_cells(y_true, S.shape)
+    col = cols if columns is None else columns.to_numpy()[cols]
+    truth = pd.DataFrame({"user": rows, "item": col})
     return lists, truth, S.shape[1]
+
+
+def _relevant_cells(y_true, shape):
+    """Row and column of each relevant (> 0) cell, a block of dense rows at a time."""
+    if sp.issparse(y_true):
+        T = y_true.tocoo()
+        pos = T.data > 0
+        return T.row[pos].astype(np.int64), T.col[pos].astype(np.int64)
+    T = np.asarray(y_true)
+    step = max(1, CHUNK_CELLS // max(shape[1], 1))
+    found = [np.nonzero(T[lo : lo + step] > 0) for lo in range(0, shape[0], step)]
+    rows = [r + lo for (r, _), lo in zip(found, range(0, shape[0], step), strict=True)]
+    if not found:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(rows).astype(np.int64), np.concatenate([c for _, c in found])

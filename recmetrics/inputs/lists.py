@@ -83,7 +83,7 @@ def top_k(y_score, k, *, mask=None, items=None):
     >>> top_k([[0.1, 0.9, 0.5, 0.9]], 2, items=["a", "b", "c", "d"])
     array([['b', 'd']], dtype=object)
     """
-    S = as_numeric_array(y_score, "y_score", ndim=2)
+    S = _checked_rows(y_score, "y_score")
     n_users, n_items = S.shape
     k = check_k(k)
     if k > n_items:
@@ -109,15 +109,16 @@ def top_k(y_score, k, *, mask=None, items=None):
                 raise ValueError(f"mask has shape {m.shape}, y_score has shape {S.shape}")
             if m.dtype.kind == "f" and np.isnan(m).any():
                 raise ValueError("mask contains NaN")
-            M = sp.csr_matrix(m != 0)
+            M = m  # read a block of rows at a time below (no whole-matrix copy)
         if M.shape != S.shape:
             raise ValueError(f"mask has shape {M.shape}, y_score has shape {S.shape}")
     out = np.empty((n_users, k), dtype=np.int64)
     step = max(1, CHUNK_CELLS // max(n_items, 1))
     for lo in range(0, n_users, step):
-        s = S[lo : lo + step].copy()
+        s = np.array(S[lo : lo + step], dtype=np.float64)  # a copy of the block
         if mask is not None:
-            s[M[lo : lo + step].toarray() != 0] = -np.inf
+            block = M[lo : lo + step]
+            s[(block.toarray() if sp.issparse(block) else block) != 0] = -np.inf
             short = np.isneginf(s).sum(axis=1) > n_items - k
             if short.any():
                 row = lo + int(np.argmax(short))
@@ -361,16 +362,37 @@ def _check_eval_frames(truth, predictions, user, item, relevance):
         as_numeric_array(truth[relevance].to_numpy(), f"truth[{relevance!r}]", ndim=1)
 
 
+def _checked_rows(x, name, **checks):
+    """``x`` as a checked 2-D array (:func:`as_numeric_array`), without copying a matrix.
+
+    A 2-D NumPy array of numbers (or booleans) is checked a block of rows at
+    a time and returned as it is, so that memory beyond it stays bounded
+    whatever its number of rows; anything else is converted whole.
+    """
+    if not (isinstance(x, np.ndarray) and x.ndim == 2 and x.dtype.kind in "biuf" and x.size):
+        return as_numeric_array(x, name, ndim=2, **checks)
+    step = max(1, CHUNK_CELLS // max(x.shape[1], 1))
+    for lo in range(0, x.shape[0], step):
+        as_numeric_array(x[lo : lo + step], name, ndim=2, **checks)
+    return x
+
+
 def _check_eval_matrix(y_true, y_score):
-    """``y_score`` as a finite 2-D array, with ``y_true`` of its shape (finite, non-negative)."""
-    S = as_numeric_array(y_score, "y_score", ndim=2)
+    """``y_score`` as a finite 2-D array, with ``y_true`` of its shape (finite, non-negative).
+
+    Arrays are checked a block of rows at a time and not copied (see
+    :func:`_checked_rows`); relevance may be boolean, as everywhere.
+    """
+    S = _checked_rows(y_score, "y_score")
     if sp.issparse(y_true):
         if y_true.shape != S.shape:
             raise ValueError(f"y_true has shape {y_true.shape}, y_score has shape {S.shape}")
         data = y_true.tocoo().data
-        as_numeric_array(data, "y_true", ndim=1, nonnegative=True, allow_empty=True)
+        as_numeric_array(
+            data, "y_true", ndim=1, nonnegative=True, allow_empty=True, allow_bool=True
+        )
     else:
-        T = as_numeric_array(y_true, "y_true", ndim=2, nonnegative=True)
+        T = _checked_rows(y_true, "y_true", nonnegative=True, allow_bool=True)
         if T.shape != S.shape:
             raise ValueError(f"y_true has shape {T.shape}, y_score has shape {S.shape}")
     return S
