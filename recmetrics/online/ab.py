@@ -331,9 +331,11 @@ def cuped(metric, covariate):
 
     computed on all users of both arms together (so that the adjustment is
     the same in each arm and the difference of means stays unbiased); the
-    variance of the mean falls by the factor :math:`1 - \\rho^2`, with
-    :math:`\\rho` the correlation of ``metric`` and ``covariate``. Pass
-    both arms' users at once and split the result.
+    variance of the pooled mean falls by the factor :math:`1 - \\rho^2`,
+    with :math:`\\rho` the pooled correlation of ``metric`` and
+    ``covariate``, and each arm's by at most its own :math:`1 - \\rho^2`
+    (exactly only with that arm's own :math:`\\theta`). Pass both arms'
+    users at once and split the result.
 
     Parameters
     ----------
@@ -422,9 +424,9 @@ def srm_test(counts, expected_shares=None):
 
     Pearson's chi-square test (:func:`scipy.stats.chisquare`) of the arms'
     user counts against the designed shares (equal by default). A small
-    p-value (practitioners use 0.001) says the assignment or the logging is
-    broken, and the experiment's comparison cannot be trusted (Fabijan et
-    al. 2019).
+    p-value (below a threshold such as 0.001; practice varies) says the
+    assignment or the logging is broken, and the experiment's comparison
+    cannot be trusted (Fabijan et al. 2019).
 
     Parameters
     ----------
@@ -474,8 +476,10 @@ class SequentialResult:
 def msprt(differences, *, sigma2, tau2, alpha=0.05):
     """The mixture SPRT: a test of a zero mean that may be checked after every observation.
 
-    For i.i.d. observations :math:`y_i` (e.g. treatment minus control, one
-    pair of users at a time) with known variance :math:`\\sigma^2` and a
+    For i.i.d. normal observations :math:`y_i` (e.g. treatment minus
+    control, one pair of users at a time; for other distributions the
+    guarantee holds only approximately, as the mean becomes normal) with
+    known variance :math:`\\sigma^2` and a
     normal mixture :math:`N(0, \\tau^2)` over the alternative mean, the
     mixture likelihood ratio after :math:`n` observations with mean
     :math:`\\bar y_n` is
