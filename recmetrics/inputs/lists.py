@@ -107,9 +107,7 @@ def top_k(y_score, k, *, mask=None, items=None):
                 raise TypeError(f"mask must hold numbers or booleans, got dtype {m.dtype}")
             if m.shape != S.shape:
                 raise ValueError(f"mask has shape {m.shape}, y_score has shape {S.shape}")
-            if m.dtype.kind == "f" and np.isnan(m).any():
-                raise ValueError("mask contains NaN")
-            M = m  # read a block of rows at a time below (no whole-matrix copy)
+            M = m  # read (and checked for NaN) a block of rows at a time below
         if M.shape != S.shape:
             raise ValueError(f"mask has shape {M.shape}, y_score has shape {S.shape}")
     out = np.empty((n_users, k), dtype=np.int64)
@@ -118,6 +116,8 @@ def top_k(y_score, k, *, mask=None, items=None):
         s = np.array(S[lo : lo + step], dtype=np.float64)  # a copy of the block
         if mask is not None:
             block = M[lo : lo + step]
+            if not sp.issparse(block) and block.dtype.kind == "f" and np.isnan(block).any():
+                raise ValueError("mask contains NaN")
             s[(block.toarray() if sp.issparse(block) else block) != 0] = -np.inf
             short = np.isneginf(s).sum(axis=1) > n_items - k
             if short.any():

@@ -168,7 +168,10 @@ def tune(
     Untuned baselines make new models look better than they are (Ferrari
     Dacrema et al. 2019); the same budget for every model, the validation
     protocol equal to the test protocol, and the refit on all training data
-    keep the comparison fair. The results are deterministic when ``fit`` and
+    make the comparison fairer. The budget caps the number of
+    configurations; it does not equalise it: a space smaller than the budget
+    is searched whole, so models with smaller spaces get fewer
+    configurations. The results are deterministic when ``fit`` and
     ``split`` are (seeded): ``results`` holds no fit times for that reason.
 
     References
