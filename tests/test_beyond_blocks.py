@@ -67,3 +67,27 @@ def test_bad_scores_are_named_in_any_block(bad, message):
     big = np.tile(bad, (3_000_000 // bad.size, 1))
     with pytest.raises(ValueError, match=message):
         rm.evaluate(np.ones_like(big), big, ["coverage@1"])
+
+
+def test_integer_scores_beyond_2_53_are_ranked_exactly():
+    # as from_scores ranks them: float64 would merge 2**60 and 2**60 + 1
+    for scores in ([[2**60, 2**60 + 1, 0]], np.array([[2**60, 2**60 + 1, 0]])):
+        assert top_k(scores, 1).tolist() == [[1]]
+    y = np.array([[0, 1, 0]])
+    s = np.array([[2**60, 2**60 + 1, 0]])
+    train = pd.DataFrame({"user": [0, 1, 2, 3], "item": [1, 1, 2, 0]})
+    out = rm.evaluate(y, s, ["mrr", "arp@1"], popularity=train)
+    # the top item is column 1 for both: mrr 1, and arp its popularity in train
+    assert out["mrr"] == 1.0
+    same_top = np.array([[0, 1, 0]])  # column 1 first, in plain numbers
+    want = rm.evaluate(y, same_top, ["arp@1"], popularity=train)["arp@1"]
+    assert out["arp@1"] == pytest.approx(want)
+
+
+def test_a_mask_of_numbers_holds_zeros_and_ones():
+    s = [[1.0, 2.0, 3.0]]
+    assert top_k(s, 1, mask=[[0, 0, 1.0]]).tolist() == [[1]]
+    with pytest.raises(TypeError, match="mask must be boolean"):
+        top_k(s, 1, mask=[[0.5, 0, 0]])
+    with pytest.raises(ValueError, match="NaN"):
+        top_k(s, 1, mask=[[np.nan, 0, 0]])

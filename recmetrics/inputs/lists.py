@@ -25,6 +25,7 @@ from .._validation import (
     check_unique_items,
 )
 from ..ranking.recommended import _Lists
+from ..ranking.scores import _exact_integer_scores
 from .ids import _align_ids, _as_int_ids, _id_index, _id_kind, _show, _whole
 
 __all__ = ["top_k"]
@@ -113,12 +114,21 @@ def top_k(y_score, k, *, mask=None, items=None):
     out = np.empty((n_users, k), dtype=np.int64)
     step = max(1, CHUNK_CELLS // max(n_items, 1))
     for lo in range(0, n_users, step):
-        s = np.array(S[lo : lo + step], dtype=np.float64)  # a copy of the block
+        # a copy of the block; integers beyond 2**53 by their order, exactly
+        exact = _exact_integer_scores(S[lo : lo + step]) if S.dtype.kind in "iu" else None
+        s = exact if exact is not None else np.array(S[lo : lo + step], dtype=np.float64)
         if mask is not None:
             block = M[lo : lo + step]
-            if not sp.issparse(block) and block.dtype.kind == "f" and np.isnan(block).any():
-                raise ValueError("mask contains NaN")
-            s[(block.toarray() if sp.issparse(block) else block) != 0] = -np.inf
+            if sp.issparse(block):
+                excluded = block.toarray() != 0
+            else:
+                if block.dtype.kind == "f" and np.isnan(block).any():
+                    raise ValueError("mask contains NaN")
+                excluded = block != 0
+                # a mask of numbers holds 0 and 1 only, as from_scores requires
+                if block.dtype != bool and np.any(block[excluded] != 1):
+                    raise TypeError("mask must be boolean (True = exclude the item)")
+            s[excluded] = -np.inf
             short = np.isneginf(s).sum(axis=1) > n_items - k
             if short.any():
                 row = lo + int(np.argmax(short))
@@ -369,6 +379,12 @@ def _checked_rows(x, name, **checks):
     a time and returned as it is, so that memory beyond it stays bounded
     whatever its number of rows; anything else is converted whole.
     """
+    if not isinstance(x, np.ndarray) and not sp.issparse(x):
+        try:  # nested lists: their own dtype (integers stay integers), then as arrays
+            arr = np.asarray(x)
+        except (ValueError, TypeError, OverflowError):
+            arr = None  # ragged or odd: as_numeric_array names what is wrong
+        x = arr if arr is not None and arr.dtype.kind in "biuf" else x
     if not (isinstance(x, np.ndarray) and x.ndim == 2 and x.dtype.kind in "biuf" and x.size):
         return as_numeric_array(x, name, ndim=2, **checks)
     step = max(1, CHUNK_CELLS // max(x.shape[1], 1))
