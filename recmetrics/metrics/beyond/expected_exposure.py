@@ -411,6 +411,8 @@ def expected_exposure(
         authors' ``rbp``; :func:`recmetrics.beyond.attention_weights` for the
         others); ``'cascade'``: ``p^(rank - 1) (1 - u)^(relevant items
         above)``, the authors' ``gerr`` (Chapelle et al. 2009's cascade).
+        ``'rbp'`` here is rank-biased precision's ``(1 - p) p^(rank - 1)``,
+        not expeval's ``rbp``: for ``expeval -u rbp`` use ``'geometric'``.
     patience : float, optional
         ``p`` in (0, 1); ``None`` means 0.5 (the authors' default).
     utility : float, optional
@@ -484,7 +486,8 @@ def expected_exposure_loss(
         unlisted items have grade 0.
     attention : {'geometric', 'cascade', 'rbp', 'log', 'uniform'} or array-like
         The user model (:func:`expected_exposure`); default ``'geometric'``
-        (``expeval -u rbp``; its default is ``gerr``, ``'cascade'`` here).
+        (``expeval -u rbp``; its default is ``gerr``, ``'cascade'`` here;
+        ``'rbp'`` here is not expeval's ``rbp``).
     patience : float, optional
         ``p`` in (0, 1); ``None`` means 0.5.
     utility : float, optional
