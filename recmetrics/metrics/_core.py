@@ -135,3 +135,42 @@ def finish(
     if no_relevant == "skip":
         return summarise(values[defined], aggregate)
     return summarise(values, aggregate)
+
+
+def at_value(function, keyword, value, name, doc):
+    """``function`` with one keyword fixed: a registry entry per trec_eval parameter value.
+
+    trec_eval names a measure at each default parameter value
+    (``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ...); each is the
+    metric ``function`` with ``keyword=value`` and every other argument of
+    a rank metric passed on.
+    """
+
+    def fn(
+        a=None,
+        b=None,
+        *,
+        ranks=None,
+        n_items=None,
+        mask=None,
+        ties=None,
+        no_relevant="skip",
+        per_user=False,
+        judged_only=False,
+    ):
+        return function(
+            a,
+            b,
+            ranks=ranks,
+            n_items=n_items,
+            mask=mask,
+            ties=ties,
+            no_relevant=no_relevant,
+            per_user=per_user,
+            judged_only=judged_only,
+            **{keyword: value},
+        )
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn

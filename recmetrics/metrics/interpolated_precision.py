@@ -20,7 +20,7 @@ import numpy as np
 
 from .._docs import fill_doc
 from .._validation import check_fraction
-from ._core import finish
+from ._core import at_value, finish
 from .topn._common import _rank
 
 __all__ = ["iprec_at_recall", "precision_11pt", "RECALL_LEVELS", "IPREC_AT_LEVEL"]
@@ -369,39 +369,10 @@ def precision_11pt(
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def _at_level(level):
-    """:func:`iprec_at_recall` at one recall level: the registry's ``iprec_at_recall_0.xx``."""
-
-    def fn(
-        a=None,
-        b=None,
-        *,
-        ranks=None,
-        n_items=None,
-        mask=None,
-        ties=None,
-        no_relevant="skip",
-        per_user=False,
-        judged_only=False,
-    ):
-        return iprec_at_recall(
-            a,
-            b,
-            recall_level=level,
-            ranks=ranks,
-            n_items=n_items,
-            mask=mask,
-            ties=ties,
-            no_relevant=no_relevant,
-            per_user=per_user,
-            judged_only=judged_only,
-        )
-
-    fn.__name__ = fn.__qualname__ = f"iprec_at_recall_{level:.2f}"
-    fn.__doc__ = (
-        f"Interpolated precision at recall {level:.2f}: iprec_at_recall(recall_level={level})."
-    )
-    return fn
+def _at_level(x):
+    """:func:`iprec_at_recall` at ``recall_level=x``: the registry's ``iprec_at_recall_x.xx``."""
+    doc = f"Interpolated precision at recall {x:.2f}: iprec_at_recall(recall_level={x})."
+    return at_value(iprec_at_recall, "recall_level", x, f"iprec_at_recall_{x:.2f}", doc)
 
 
 # the registry's metric per trec_eval default level, by trec_eval's name

@@ -30,7 +30,7 @@ from .._validation import check_choice, check_positive_number
 from ..inputs.forms import as_ranking
 from ..inputs.frames import is_frame_input
 from ._aggregate import summarise
-from ._core import NO_RELEVANT_POLICIES
+from ._core import NO_RELEVANT_POLICIES, at_value
 from .topn import average_precision, precision
 from .trec_summaries import RPREC_MULTIPLES, rprec_mult
 
@@ -384,37 +384,10 @@ def rprec_mult_avgjg(
     return _measure(rprec_mult, a, b, n_items, ties, no_relevant, per_user, kw)
 
 
-def _at_multiple(multiple):
-    """:func:`rprec_mult_avgjg` at one multiple: the registry's ``rprec_mult_avgjg_x.xx``."""
-
-    def fn(
-        a=None,
-        b=None,
-        *,
-        ranks=None,
-        n_items=None,
-        mask=None,
-        ties=None,
-        no_relevant="skip",
-        per_user=False,
-        judged_only=False,
-    ):
-        return rprec_mult_avgjg(
-            a,
-            b,
-            multiple=multiple,
-            ranks=ranks,
-            n_items=n_items,
-            mask=mask,
-            ties=ties,
-            no_relevant=no_relevant,
-            per_user=per_user,
-            judged_only=judged_only,
-        )
-
-    fn.__name__ = fn.__qualname__ = f"rprec_mult_avgjg_{multiple:.2f}"
-    fn.__doc__ = f"Rprec_mult_avgjg at {multiple:.2f} |R|: rprec_mult_avgjg(multiple={multiple})."
-    return fn
+def _at_multiple(x):
+    """:func:`rprec_mult_avgjg` at ``multiple=x``: the registry's ``rprec_mult_avgjg_x.xx``."""
+    doc = f"Rprec_mult_avgjg at {x:.2f} |R|: rprec_mult_avgjg(multiple={x})."
+    return at_value(rprec_mult_avgjg, "multiple", x, f"rprec_mult_avgjg_{x:.2f}", doc)
 
 
 #: The registry's metric per trec_eval default multiple (trec_eval's name, lower case).

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._docs import fill_doc
 from .._validation import check_positive_number
-from ._core import finish, hits
+from ._core import at_value, finish, hits
 from .judged import bpref
 from .topn import average_precision
 from .topn._common import _rank, _ratio
@@ -336,37 +336,10 @@ def rprec_mult(
     return finish(val, r, single, no_relevant=no_relevant, per_user=per_user)
 
 
-def _at_multiple(multiple):
-    """:func:`rprec_mult` at one multiple: the registry's ``rprec_mult_x.xx``."""
-
-    def fn(
-        a=None,
-        b=None,
-        *,
-        ranks=None,
-        n_items=None,
-        mask=None,
-        ties=None,
-        no_relevant="skip",
-        per_user=False,
-        judged_only=False,
-    ):
-        return rprec_mult(
-            a,
-            b,
-            multiple=multiple,
-            ranks=ranks,
-            n_items=n_items,
-            mask=mask,
-            ties=ties,
-            no_relevant=no_relevant,
-            per_user=per_user,
-            judged_only=judged_only,
-        )
-
-    fn.__name__ = fn.__qualname__ = f"rprec_mult_{multiple:.2f}"
-    fn.__doc__ = f"Precision at {multiple:.2f} |R|: rprec_mult(multiple={multiple})."
-    return fn
+def _at_multiple(x):
+    """:func:`rprec_mult` at ``multiple=x``: the registry's ``rprec_mult_x.xx``."""
+    doc = f"Precision at {x:.2f} |R|: rprec_mult(multiple={x})."
+    return at_value(rprec_mult, "multiple", x, f"rprec_mult_{x:.2f}", doc)
 
 
 # the registry's metric per trec_eval default multiple, by trec_eval's name (lower case)
