@@ -36,6 +36,16 @@ __all__ = [
 ]
 
 
+def _check_difference(difference):
+    """Raise unless ``difference`` is a finite non-zero real number (not a bool)."""
+    if isinstance(difference, (bool, np.bool_)) or not isinstance(difference, numbers.Real):
+        raise TypeError(
+            f"difference must be a number, got {difference!r} of type {type(difference).__name__}"
+        )
+    if not math.isfinite(difference) or difference == 0:
+        raise ValueError(f"difference must be a finite non-zero number, got {difference!r}")
+
+
 def _check_power_args(sd, alpha, power):
     sd = check_positive_number(sd, "sd")
     alpha = check_probability(alpha, "alpha")
@@ -218,12 +228,7 @@ def users_needed(difference, sd, *, alpha=0.05, power=0.8):
     from statsmodels.stats.power import TTestPower
     from statsmodels.tools import sm_exceptions  # noqa: F401  (sets its warning filters now)
 
-    if isinstance(difference, (bool, np.bool_)) or not isinstance(difference, numbers.Real):
-        raise TypeError(
-            f"difference must be a number, got {difference!r} of type {type(difference).__name__}"
-        )
-    if not math.isfinite(difference) or difference == 0:
-        raise ValueError(f"difference must be a finite non-zero number, got {difference!r}")
+    _check_difference(difference)
     sd, alpha, power = _check_power_args(sd, alpha, power)
     effect = abs(float(difference)) / sd
     if effect == math.inf:  # beyond 1.8e308 standard deviations: the fewest users do
@@ -488,12 +493,7 @@ def two_sample_users_needed(
     """
     from statsmodels.stats.power import TTestIndPower
 
-    if isinstance(difference, (bool, np.bool_)) or not isinstance(difference, numbers.Real):
-        raise TypeError(
-            f"difference must be a number, got {difference!r} of type {type(difference).__name__}"
-        )
-    if not math.isfinite(difference) or difference == 0:
-        raise ValueError(f"difference must be a finite non-zero number, got {difference!r}")
+    _check_difference(difference)
     sd = check_positive_number(sd, "sd")
     alpha, power, ratio = _two_sample_args(alpha, power, ratio, alternative)
     d = float(difference) / sd
