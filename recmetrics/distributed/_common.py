@@ -82,19 +82,17 @@ def prepare(metrics, *, user, item, score, rank, relevance, users, per_user, key
 def _metric_users(metrics, convention, users):
     """The users each metric evaluates: ``users`` if given, else the preset's.
 
-    A preset may set them per metric (:data:`recmetrics.providers.METRIC_OVERRIDES`);
-    without a preset, and for the other metrics, they are the preset's (or
-    ``'truth'``).
+    A preset may set them per metric (:data:`recmetrics.providers.METRIC_OVERRIDES`),
+    as :func:`recmetrics.conventions.resolve` says; without a preset, ``'truth'``.
     """
     if users is not None:
         return [users] * len(metrics)
-    from ..conventions import PRESETS
-    from ..providers import METRIC_OVERRIDES
+    from ..conventions import resolve
 
-    general = (PRESETS[convention]["users"] if convention else None) or "truth"
-    per_metric = METRIC_OVERRIDES.get(convention, {}) if convention else {}
     names = [_registry.parse_with_keywords(m)[0].name for m in metrics]
-    return [per_metric.get(n, {}).get("users", general) for n in names]
+    options, overrides, _ = resolve(convention, {"users": None}, names)
+    general = options["users"] or "truth"
+    return [overrides.get(n, {}).get("users", general) for n in names]
 
 
 def aggregates_of(metrics):
