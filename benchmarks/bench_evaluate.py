@@ -10,6 +10,16 @@ scores: one reduction pass (``y_score.max(axis=1)``) and a full
 ``np.argsort`` of every row. recmetrics and the references are the best of
 ``--repeat-ours`` runs (their times are a few milliseconds, where one
 scheduling hiccup doubles a single run), the peers the best of ``--repeat``.
+
+Three distributions of the same shape (``DISTRIBUTIONS``): few relevant items
+and scores unrelated to them (``uniform``), 5-20 relevant items per user with
+scores that follow them (``correlated``: standard normal noise plus the
+relevance), and 30-60 relevant items per user (``many``, scored the same
+way). recmetrics' kernels are compiled before timing (``_SMALL_TO_NUMPY``
+off for the warm-up), as in any session after the first, where numba's disk
+cache holds them; the first call of a fresh environment is
+``bench_cold_start.py``'s subject.
+
 Not part of the test suite (no
 timing assertions anywhere); results are saved to
 ``book/data/benchmarks/evaluate.json``.
@@ -45,14 +55,37 @@ def best_of(fn, repeat):
     return min(times), out
 
 
-def make_data(n_users, n_items, seed=0):
-    rng = np.random.default_rng(seed)
+def make_uniform(n_users, n_items, rng):
+    """About 5 % relevant items (at least one per user), uniform scores."""
     y_true = (rng.random((n_users, n_items)) < 0.05).astype(float)
-    y_true[np.arange(n_users), rng.integers(0, n_items, n_users)] = (
-        1.0  # every user has a relevant item
-    )
-    y_score = rng.random((n_users, n_items))
-    return y_true, y_score
+    y_true[np.arange(n_users), rng.integers(0, n_items, n_users)] = 1.0
+    return y_true, rng.random((n_users, n_items))
+
+
+def _k_relevant(n_users, n_items, low, high, rng):
+    """``low`` to ``high`` relevant items per user (uniform count, random places)."""
+    counts = rng.integers(low, high + 1, n_users)
+    ranks = rng.random((n_users, n_items)).argsort(axis=1).argsort(axis=1)
+    return (ranks < counts[:, None]).astype(float)
+
+
+def make_correlated(n_users, n_items, rng):
+    """5-20 relevant items per user; scores = standard normal noise + relevance."""
+    y_true = _k_relevant(n_users, n_items, 5, 20, rng)
+    return y_true, rng.standard_normal((n_users, n_items)) + y_true
+
+
+def make_many(n_users, n_items, rng):
+    """30-60 relevant items per user; scores = standard normal noise + relevance."""
+    y_true = _k_relevant(n_users, n_items, 30, 60, rng)
+    return y_true, rng.standard_normal((n_users, n_items)) + y_true
+
+
+DISTRIBUTIONS = {
+    "uniform": make_uniform,
+    "correlated": make_correlated,
+    "many": make_many,
+}
 
 
 def run_recmetrics(y_true, y_score):
@@ -78,21 +111,8 @@ def run_sklearn(y_true, y_score):
     return ndcg_score(y_true, y_score, k=10)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--users", type=int, default=10_000)
-    ap.add_argument("--items", type=int, default=100)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--repeat-ours", type=int, default=20)
-    ap.add_argument("--save", default=str(RESULTS / "evaluate.json"))
-    args = ap.parse_args()
-    y_true, y_score = make_data(args.users, args.items)
-
-    # warm-ups (ranx compiles with numba on first use; imports)
-    small = (y_true[:50], y_score[:50])
-    for fn in (run_recmetrics, run_pytrec_eval, run_ranx, run_sklearn):
-        fn(*small)
-
+def measure(y_true, y_score, args):
+    """Seconds of each implementation and the agreement of their NDCG@10."""
     rows = {}
     t_rm, nd_rm = best_of(lambda: run_recmetrics(y_true, y_score), args.repeat_ours)
     rows["recmetrics.evaluate (5 metrics)"] = t_rm
@@ -108,21 +128,70 @@ def main():
     rows["ranx (5 metrics, incl. Qrels/Run conversion)"] = t_rx
     t_sk, nd_sk = best_of(lambda: run_sklearn(y_true, y_score), args.repeat)
     rows["sklearn ndcg_score (NDCG@10 only)"] = t_sk
-
     agree = {
         "max |ndcg@10 - pytrec_eval|": float(np.max(np.abs(nd_rm - nd_pt))),
         "max |ndcg@10 - ranx|": float(np.max(np.abs(nd_rm - nd_rx))),
         "|mean ndcg@10 - sklearn|": float(abs(nd_rm.mean() - nd_sk)),
     }
+    return rows, agree
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--users", type=int, default=10_000)
+    ap.add_argument("--items", type=int, default=100)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat-ours", type=int, default=20)
+    ap.add_argument("--save", default=str(RESULTS / "evaluate.json"))
+    args = ap.parse_args()
+    data = {
+        name: make(args.users, args.items, np.random.default_rng(seed))
+        for seed, (name, make) in enumerate(DISTRIBUTIONS.items())
+    }
+
+    # warm-ups: imports, ranx's numba compilation, and recmetrics' kernels for
+    # every input of the run (compiled even where a first call of this size
+    # would take the NumPy path: see the module docstring)
+    from recmetrics._kernels import _dispatch
+
+    for fn in (run_pytrec_eval, run_ranx, run_sklearn):
+        fn(*(a[:50] for a in data["uniform"]))
+    _dispatch._SMALL_TO_NUMPY = False
+    for y_true, y_score in data.values():
+        run_recmetrics(y_true, y_score)
+    _dispatch._SMALL_TO_NUMPY = True
+
     print(
         f"{args.users} users x {args.items} candidates, best of {args.repeat_ours} "
         f"(recmetrics, pass, argsort) or {args.repeat} (peers), on {cpu_model()}"
     )
-    print(f"{'implementation':52s} {'seconds':>9s} {'x recmetrics':>13s}")
-    for name, t in rows.items():
-        print(f"{name:52s} {t:9.3f} {t / t_rm:13.1f}")
-    for name, v in agree.items():
-        print(f"{name:30s} {v:.2e}")
+    results = {}
+    for name, (y_true, y_score) in data.items():
+        rows, agree = measure(y_true, y_score, args)
+        t_rm = rows["recmetrics.evaluate (5 metrics)"]
+        per_user = y_true.sum(axis=1)
+        relevant = {
+            "mean": float(per_user.mean()),
+            "min": int(per_user.min()),
+            "max": int(per_user.max()),
+        }
+        print(
+            f"\n{name}: {DISTRIBUTIONS[name].__doc__} "
+            f"(relevant items per user: {relevant['min']}-{relevant['max']}, "
+            f"mean {relevant['mean']:.1f})"
+        )
+        print(f"{'implementation':52s} {'seconds':>9s} {'x recmetrics':>13s}")
+        for row, t in rows.items():
+            print(f"{row:52s} {t:9.4f} {t / t_rm:13.1f}")
+        for row, v in agree.items():
+            print(f"{row:30s} {v:.2e}")
+        results[name] = {
+            "description": DISTRIBUTIONS[name].__doc__,
+            "relevant per user": relevant,
+            "seconds": rows,
+            "ratio_to_recmetrics": {k: v / t_rm for k, v in rows.items()},
+            "agreement": agree,
+        }
     result = {
         "benchmark": "evaluate",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -132,13 +201,12 @@ def main():
             "processor": cpu_model(),
             "cpus": os.cpu_count(),
         },
+        "load_average_1min": os.getloadavg()[0],
         "users": args.users,
         "items": args.items,
         "repeat": args.repeat,
         "repeat recmetrics": args.repeat_ours,
-        "seconds": rows,
-        "ratio_to_recmetrics": {k: v / t_rm for k, v in rows.items()},
-        "agreement": agree,
+        "distributions": results,
     }
     Path(args.save).parent.mkdir(parents=True, exist_ok=True)
     Path(args.save).write_text(json.dumps(result, indent=2) + "\n")

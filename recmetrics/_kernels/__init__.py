@@ -17,7 +17,9 @@ input and keeps the machine code in its on-disk cache, so a fresh
 environment pays several seconds once. Inputs whose NumPy path costs a
 fraction of a second take that path (the same results, bit for bit) until
 the compiled kernel is ready, compiled in this process or found in numba's
-cache; they never compile. A larger first call compiles, and says so first,
+cache. A larger first call compiles, as does the small call that takes a
+kernel's NumPy work in the process past the same limit (a loop of small
+calls compiles once instead of staying on the slower path), and says so first,
 once per process, in one line on standard error (the logger ``recmetrics``;
 ``RECMETRICS_COMPILE_NOTICE=0`` silences it); it says nothing when the cache
 is warm. See ``book/data/benchmarks/cold_start.json``.
@@ -25,8 +27,8 @@ is warm. See ``book/data/benchmarks/cold_start.json``.
 Modules, from the bottom layer up:
 
 * ``_dispatch``: numba detection, the first-call routing (numba's cache
-  index, ``_SMALL_TO_NUMPY``, the size limits), the compile notice and the
-  NumPy-path warning, ``CHUNK_CELLS``, the threading-layer guard;
+  index, ``_SMALL_TO_NUMPY``, the size limits, the NumPy work done so far),
+  the compile notice and the NumPy-path warning, ``CHUNK_CELLS``, the threading-layer guard;
 * ``_sort``: a compiled heap sort shared by the two kernels below;
 * ``_counting``: :func:`count_above` and :func:`first_bad_value`;
 * ``_ties``: :func:`tie_groups` and :func:`runs_of_equal`;
@@ -38,7 +40,7 @@ Modules, from the bottom layer up:
 * ``_pairs``: :func:`jaccard_pair_sums` (intra-list diversity).
 
 The routing switches (``_SMALL_TO_NUMPY``, ``_NUMPY_MAX_WORK``,
-``_NUMPY_MAX_ENTRIES``, ``_ready``) and the compiled kernels are read where
+``_NUMPY_MAX_ENTRIES``, ``_NUMPY_SPENT``, ``_ready``) and the compiled kernels are read where
 they are defined: set or patch them there (``_dispatch``, ``_counting``,
 ...), not here.
 """
