@@ -65,8 +65,10 @@ if HAVE_NUMBA:
         # entry at position ``t`` of a row is ``perm[t]`` of the inputs
         # (``t`` itself when ``perm`` is empty: the entries come by row).
         # Rows go to the threads in blocks of 64, each with one buffer for
-        # the keys of a short row (measured on 10,000 rows of 30-60
-        # entries: 12 ms with the key looked up in the inner loop, 2 ms so)
+        # the keys of a short row (10,000 rows, one thread, AMD EPYC: 45
+        # entries a row 15.5 ms, 12 entries 2.8 ms, against 24.9 and 3.4 ms
+        # with each key looked up in the inner loop; an insertion sort of
+        # the keys instead of counting: 13.9 and 3.0 ms)
         by_perm = perm.shape[0] > 0
         n_rows = row_ptr.shape[0] - 1
         for blk in numba.prange((n_rows + 63) // 64):
