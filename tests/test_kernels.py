@@ -695,3 +695,48 @@ def test_without_numba_the_numpy_path_says_so_once():
         small = rm.evaluate(y[:4, :5], s[:4, :5], ["ndcg@10", "auc"], per_user=True)
     np.testing.assert_array_equal(np.array(got["large"], dtype=float), large.to_numpy())
     np.testing.assert_array_equal(np.array(got["small"], dtype=float), small.to_numpy())
+
+
+# -- per-user sums (Ranking.per_user_sum) ------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_segment_sums_are_bincounts_bit_for_bit(seed, monkeypatch):
+    """One pass per user adds what np.bincount adds, in its order: the same bits."""
+    if not K.HAVE_NUMBA:
+        pytest.skip("numba is not installed")
+    monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", False)
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 40, 3_000)  # users without entries too
+    counts[:5] = 0
+    indptr = np.r_[0, np.cumsum(counts)].astype(np.int64)
+    n = int(indptr[-1])
+    assert n >= K._segments._MIN_ENTRIES
+    values = rng.standard_normal(n) * 10.0 ** rng.integers(-8, 8, n)
+    values[rng.random(n) < 0.05] = -0.0
+    values[rng.random(n) < 0.001] = np.inf
+    values[rng.random(n) < 0.001] = np.nan
+    user = np.repeat(np.arange(counts.shape[0]), counts)
+    expected = np.bincount(user, weights=values, minlength=counts.shape[0])
+    got = K.segment_sums(indptr, values)
+    np.testing.assert_array_equal(got, expected)
+    assert np.array_equal(np.signbit(got), np.signbit(expected))
+    # booleans and integers are summed as float64, as bincount's weights are
+    flags = rng.random(n) < 0.5
+    np.testing.assert_array_equal(
+        K.segment_sums(indptr, flags), np.bincount(user, weights=flags, minlength=3_000)
+    )
+
+
+def test_segment_sums_leave_small_and_odd_inputs_to_bincount(monkeypatch):
+    """None (np.bincount is used): few entries, a length that does not match, complex."""
+    monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", False)
+    indptr = np.array([0, 2, 5], dtype=np.int64)
+    assert K.segment_sums(indptr, np.ones(5)) is None  # below _MIN_ENTRIES
+    big = np.array([0, 10, 20_000], dtype=np.int64)
+    assert K.segment_sums(big, np.ones(19_999)) is None  # does not match indptr
+    assert K.segment_sums(big, np.ones(20_000, dtype=complex)) is None
+    monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", True)
+    monkeypatch.setattr(_dispatch, "_ready", lambda kernel, args: False)
+    monkeypatch.setattr(_dispatch, "_NUMPY_SPENT", {})
+    assert K.segment_sums(big, np.ones(20_000)) is None  # small, not compiled: bincount

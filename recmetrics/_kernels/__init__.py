@@ -37,7 +37,9 @@ Modules, from the bottom layer up:
   and :func:`first_codes` (integer ids coded without hashing);
 * ``_entries``: ``expected_entries``, the writer of a ``ties='expected'``
   Ranking's arrays (one pass per user, in :func:`tie_groups`' order);
-* ``_pairs``: :func:`jaccard_pair_sums` (intra-list diversity).
+* ``_pairs``: :func:`jaccard_pair_sums` (intra-list diversity);
+* ``_segments``: :func:`segment_sums` (the per-user sums every metric ends
+  in: ``Ranking.per_user_sum``).
 
 The routing switches (``_SMALL_TO_NUMPY``, ``_NUMPY_MAX_WORK``,
 ``_NUMPY_MAX_ENTRIES``, ``_NUMPY_SPENT``, ``_ready``) and the compiled kernels are read where
@@ -57,6 +59,7 @@ from ._dispatch import _ready as _ready
 from ._frames import first_codes, frame_places
 from ._nonzero import dense_nonzero
 from ._pairs import jaccard_pair_sums
+from ._segments import segment_sums
 from ._ties import runs_of_equal, tie_groups
 
 if HAVE_NUMBA:  # the compiled kernels (read by tests/test_kernels.py)
@@ -77,5 +80,6 @@ __all__ = [
     "frame_places",
     "jaccard_pair_sums",
     "runs_of_equal",
+    "segment_sums",
     "tie_groups",
 ]
