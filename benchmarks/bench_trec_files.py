@@ -26,7 +26,10 @@ compile its sources again), and the first recmetrics run is a warm-up
 (numba loads or compiles its kernels), not counted. Run it from a worktree
 with ``PYTHONPATH=$PWD`` to time that tree; ``--before DIR`` times another
 (``git archive main | tar -x -C DIR``) in the same minutes. Not part of the test
-suite; prints a table (``--json FILE`` also writes the results).
+suite; prints a table and writes the results to
+``book/data/benchmarks/trec_files.json`` (``--json FILE`` elsewhere), read by
+the scale chapter. ``import recmetrics only`` times the import of the
+package's command line alone: the floor of any command of the package.
 
     .venv/bin/python benchmarks/bench_trec_files.py [--quick] [--trec-eval /tmp/te/trec_eval]
 """
@@ -40,12 +43,13 @@ import re
 import subprocess
 import sys
 import tempfile
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import cpu_model  # noqa: E402
+from _timing import RESULTS, cpu_model  # noqa: E402
 
 MEASURES = ["map", "P_10", "ndcg_cut_10", "recip_rank"]
 BYTECODE = (
@@ -136,7 +140,11 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="200 queries, 1 repeat")
     parser.add_argument("--trec-eval", help="path of a trec_eval binary to time too")
     parser.add_argument("--files", help="a folder to keep the files in (default: temporary)")
-    parser.add_argument("--json", help="write the results to this file")
+    parser.add_argument(
+        "--json",
+        default=str(RESULTS / "trec_files.json"),
+        help="write the results to this file (default: the book's benchmark data)",
+    )
     parser.add_argument(
         "--before",
         help="a source tree of recmetrics (e.g. from git archive) to time too, as 'before'",
@@ -165,6 +173,8 @@ def main(argv=None):
                 "trec_eval",
             ],  # fmt: skip
             "pytrec_eval": [python, "-c", PEER, str(qrels), str(run), *MEASURES],
+            # the floor of any Python command that imports the package
+            "import recmetrics only": [python, "-c", "import recmetrics.cli"],
         }
         if args.trec_eval:
             commands["trec_eval binary"] = [args.trec_eval] + [
@@ -194,13 +204,17 @@ def main(argv=None):
             f"{name:18} {min(s):8.2f} {np.median(s):9.2f} {min(r['cpu'] for r in runs):6.2f} "
             f"{max(r['peak_mb'] for r in runs):8.0f}  " + " ".join(f"{r['load']:.1f}" for r in runs)
         )
+    printed.pop("import recmetrics only", None)
     ours, peer = printed["recmetrics"], printed["pytrec_eval"]
     same = all(f"{float(ours[m]):.4f}" == f"{float(peer[m]):.4f}" for m in MEASURES)
     print(f"recmetrics prints pytrec_eval's numbers: {same} ({ours})")
     if args.trec_eval:
         print(f"trec_eval binary: {printed['trec_eval binary']}")
     if args.json:
-        report = {"cpu": cpu_model(), "queries": args.queries, "docs": args.docs,
+        report = {"cpu": cpu_model(), "cpus": os.cpu_count(),
+                  "date": datetime.now(UTC).isoformat(timespec="seconds"),
+                  "repeat": args.repeat, "measures": MEASURES,
+                  "queries": args.queries, "docs": args.docs,
                   "run_mb": size, "results": results, "printed": printed}  # fmt: skip
         Path(args.json).write_text(json.dumps(report, indent=1))
     return 0 if same else 1

@@ -433,11 +433,13 @@ def _no_kernel_ready(monkeypatch):
     """As in a fresh environment: no compiled kernel ready; calling one fails the test."""
     monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", True)
     monkeypatch.setattr(_dispatch, "_ready", lambda kernel, args: False)
+    monkeypatch.setattr(_dispatch, "_NUMPY_SPENT", {})  # no NumPy work done yet
+    # one function per kernel: the routing adds up each kernel's NumPy work by its id
     for name in ("_count_serial", "_count_parallel"):
-        monkeypatch.setattr(_counting, name, _explode)
+        monkeypatch.setattr(_counting, name, lambda *args: _explode())
     for name in ("_nonzero_serial", "_nonzero_parallel"):
-        monkeypatch.setattr(_nonzero, name, _explode)
-    monkeypatch.setattr(_ties, "_tie_groups", _explode)
+        monkeypatch.setattr(_nonzero, name, lambda *args: _explode())
+    monkeypatch.setattr(_ties, "_tie_groups", lambda *args: _explode())
 
 
 @pytest.fixture
@@ -520,6 +522,34 @@ def test_small_inputs_route_by_size_and_readiness(cold, monkeypatch):
     assert K.count_above(S, row_ptr, rel) == "compiled"
     assert len(calls) == 2
     assert K.dense_nonzero(A) is None  # not ready: still NumPy
+
+
+def test_small_calls_that_add_up_compile_once(cold, monkeypatch):
+    """A loop of small calls: NumPy until their work passes the limit, then compiled.
+
+    Without this, a fresh environment's loop of small evaluations (folds,
+    bootstrap draws, repetitions) stays on the slower NumPy path for good.
+    """
+    rng = np.random.default_rng(5)
+    S = rng.random((20, 30))
+    row_ptr = np.arange(21, dtype=np.int64) * 2
+    rel = np.tile(np.array([3, 17], dtype=np.int64), 20)  # 40 entries x 30 items: 1,200
+    calls = []
+    monkeypatch.setattr(_counting, "_count_serial", lambda *args: calls.append(args) or "compiled")
+    monkeypatch.setattr(_dispatch, "_NUMPY_MAX_WORK", 5_000)
+    out = [K.count_above(S, row_ptr, rel) for _ in range(6)]
+    # 1,200, 2,400, 3,600 and 4,800 stay within the limit; 6,000 passes it
+    assert [isinstance(o, str) for o in out] == [False] * 4 + [True] * 2
+    assert len(calls) == 2
+    g0, e0, _ = K._count_above_numpy(
+        S, np.arange(20, dtype=np.int64), row_ptr, rel, None, None, False
+    )
+    for g, e, _a, _bad in out[:4]:
+        np.testing.assert_array_equal(g, g0)
+        np.testing.assert_array_equal(e, e0)
+    # each kernel keeps its own sum: the NaN check of dense_nonzero has done no work
+    A = (rng.random((20, 30)) < 0.2).astype(np.int8)
+    assert K.dense_nonzero(A) is None
 
 
 def test_ready_reads_the_process_and_numbas_cache():
@@ -665,3 +695,48 @@ def test_without_numba_the_numpy_path_says_so_once():
         small = rm.evaluate(y[:4, :5], s[:4, :5], ["ndcg@10", "auc"], per_user=True)
     np.testing.assert_array_equal(np.array(got["large"], dtype=float), large.to_numpy())
     np.testing.assert_array_equal(np.array(got["small"], dtype=float), small.to_numpy())
+
+
+# -- per-user sums (Ranking.per_user_sum) ------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_segment_sums_are_bincounts_bit_for_bit(seed, monkeypatch):
+    """One pass per user adds what np.bincount adds, in its order: the same bits."""
+    if not K.HAVE_NUMBA:
+        pytest.skip("numba is not installed")
+    monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", False)
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 40, 3_000)  # users without entries too
+    counts[:5] = 0
+    indptr = np.r_[0, np.cumsum(counts)].astype(np.int64)
+    n = int(indptr[-1])
+    assert n >= K._segments._MIN_ENTRIES
+    values = rng.standard_normal(n) * 10.0 ** rng.integers(-8, 8, n)
+    values[rng.random(n) < 0.05] = -0.0
+    values[rng.random(n) < 0.001] = np.inf
+    values[rng.random(n) < 0.001] = np.nan
+    user = np.repeat(np.arange(counts.shape[0]), counts)
+    expected = np.bincount(user, weights=values, minlength=counts.shape[0])
+    got = K.segment_sums(indptr, values)
+    np.testing.assert_array_equal(got, expected)
+    assert np.array_equal(np.signbit(got), np.signbit(expected))
+    # booleans and integers are summed as float64, as bincount's weights are
+    flags = rng.random(n) < 0.5
+    np.testing.assert_array_equal(
+        K.segment_sums(indptr, flags), np.bincount(user, weights=flags, minlength=3_000)
+    )
+
+
+def test_segment_sums_leave_small_and_odd_inputs_to_bincount(monkeypatch):
+    """None (np.bincount is used): few entries, a length that does not match, complex."""
+    monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", False)
+    indptr = np.array([0, 2, 5], dtype=np.int64)
+    assert K.segment_sums(indptr, np.ones(5)) is None  # below _MIN_ENTRIES
+    big = np.array([0, 10, 20_000], dtype=np.int64)
+    assert K.segment_sums(big, np.ones(19_999)) is None  # does not match indptr
+    assert K.segment_sums(big, np.ones(20_000, dtype=complex)) is None
+    monkeypatch.setattr(_dispatch, "_SMALL_TO_NUMPY", True)
+    monkeypatch.setattr(_dispatch, "_ready", lambda kernel, args: False)
+    monkeypatch.setattr(_dispatch, "_NUMPY_SPENT", {})
+    assert K.segment_sums(big, np.ones(20_000)) is None  # small, not compiled: bincount

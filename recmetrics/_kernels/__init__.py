@@ -17,7 +17,9 @@ input and keeps the machine code in its on-disk cache, so a fresh
 environment pays several seconds once. Inputs whose NumPy path costs a
 fraction of a second take that path (the same results, bit for bit) until
 the compiled kernel is ready, compiled in this process or found in numba's
-cache; they never compile. A larger first call compiles, and says so first,
+cache. A larger first call compiles, as does the small call that takes a
+kernel's NumPy work in the process past the same limit (a loop of small
+calls compiles once instead of staying on the slower path), and says so first,
 once per process, in one line on standard error (the logger ``recmetrics``;
 ``RECMETRICS_COMPILE_NOTICE=0`` silences it); it says nothing when the cache
 is warm. See ``book/data/benchmarks/cold_start.json``.
@@ -25,8 +27,8 @@ is warm. See ``book/data/benchmarks/cold_start.json``.
 Modules, from the bottom layer up:
 
 * ``_dispatch``: numba detection, the first-call routing (numba's cache
-  index, ``_SMALL_TO_NUMPY``, the size limits), the compile notice and the
-  NumPy-path warning, ``CHUNK_CELLS``, the threading-layer guard;
+  index, ``_SMALL_TO_NUMPY``, the size limits, the NumPy work done so far),
+  the compile notice and the NumPy-path warning, ``CHUNK_CELLS``, the threading-layer guard;
 * ``_sort``: a compiled heap sort shared by the two kernels below;
 * ``_counting``: :func:`count_above` and :func:`first_bad_value`;
 * ``_ties``: :func:`tie_groups` and :func:`runs_of_equal`;
@@ -35,10 +37,12 @@ Modules, from the bottom layer up:
   and :func:`first_codes` (integer ids coded without hashing);
 * ``_entries``: ``expected_entries``, the writer of a ``ties='expected'``
   Ranking's arrays (one pass per user, in :func:`tie_groups`' order);
-* ``_pairs``: :func:`jaccard_pair_sums` (intra-list diversity).
+* ``_pairs``: :func:`jaccard_pair_sums` (intra-list diversity);
+* ``_segments``: :func:`segment_sums` (the per-user sums every metric ends
+  in: ``Ranking.per_user_sum``).
 
 The routing switches (``_SMALL_TO_NUMPY``, ``_NUMPY_MAX_WORK``,
-``_NUMPY_MAX_ENTRIES``, ``_ready``) and the compiled kernels are read where
+``_NUMPY_MAX_ENTRIES``, ``_NUMPY_SPENT``, ``_ready``) and the compiled kernels are read where
 they are defined: set or patch them there (``_dispatch``, ``_counting``,
 ...), not here.
 """
@@ -55,6 +59,7 @@ from ._dispatch import _ready as _ready
 from ._frames import first_codes, frame_places
 from ._nonzero import dense_nonzero
 from ._pairs import jaccard_pair_sums
+from ._segments import segment_sums
 from ._ties import runs_of_equal, tie_groups
 
 if HAVE_NUMBA:  # the compiled kernels (read by tests/test_kernels.py)
@@ -75,5 +80,6 @@ __all__ = [
     "frame_places",
     "jaccard_pair_sums",
     "runs_of_equal",
+    "segment_sums",
     "tie_groups",
 ]

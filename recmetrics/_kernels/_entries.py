@@ -35,6 +35,24 @@ if HAVE_NUMBA:
         out[3][dst] = run
         out[4][dst] = before
 
+    @numba.njit(cache=True, nogil=True)
+    def _count_place(keys, m, t):  # pragma: no cover
+        # for entry ``t`` of a row's keys[:m]: the keys below it, the equal
+        # keys ahead of it and the equal keys after it (itself included), in
+        # two branch-free loops that the compiler vectorises (32-bit
+        # counters, as in the counting sweeps)
+        ki = keys[t]
+        lt = ahead = eq = np.int32(0)
+        for j in range(t):
+            kj = keys[j]
+            lt = np.int32(lt + np.int32(kj < ki))
+            ahead = np.int32(ahead + np.int32(kj == ki))
+        for j in range(t, m):
+            kj = keys[j]
+            lt = np.int32(lt + np.int32(kj < ki))
+            eq = np.int32(eq + np.int32(kj == ki))
+        return lt, ahead, ahead + eq
+
     @numba.njit(parallel=True, cache=True)
     def _expected_rows(
         row_ptr, perm, greater, dropped, fill, unranked, gain, equal, out
@@ -45,38 +63,42 @@ if HAVE_NUMBA:
         # sorted by ``key * m + position`` (exact: the caller checks that it
         # stays below 2**52), then one scan of the runs of equal keys. The
         # entry at position ``t`` of a row is ``perm[t]`` of the inputs
-        # (``t`` itself when ``perm`` is empty: the entries come by row)
+        # (``t`` itself when ``perm`` is empty: the entries come by row).
+        # Rows go to the threads in blocks of 64, each with one buffer for
+        # the keys of a short row (10,000 rows, one thread, AMD EPYC: 45
+        # entries a row 15.5 ms, 12 entries 2.8 ms, against 24.9 and 3.4 ms
+        # with each key looked up in the inner loop; an insertion sort of
+        # the keys instead of counting: 13.9 and 3.0 ms)
         by_perm = perm.shape[0] > 0
-        for u in numba.prange(row_ptr.shape[0] - 1):
-            a, b = row_ptr[u], row_ptr[u + 1]
-            m = b - a
-            if m <= 64:
-                for i in range(a, b):
-                    si = perm[i] if by_perm else i
-                    ki = _key(si, greater, dropped, fill)
-                    lt = eq = ahead = 0
-                    for j in range(a, b):
-                        kj = _key(perm[j] if by_perm else j, greater, dropped, fill)
-                        lt += kj < ki
-                        eq += kj == ki
-                        ahead += (kj == ki) & (j < i)
-                    _place(a + lt + ahead, si, eq, lt, ki, unranked, gain, equal, out)
-                continue
-            comp = np.empty(m, dtype=np.float64)
-            idx = np.empty(m, dtype=np.int64)
-            for t in range(m):
-                idx[t] = perm[a + t] if by_perm else a + t
-                comp[t] = _key(idx[t], greater, dropped, fill) * m + t
-            _heapsort(comp, idx)
-            i = 0
-            while i < m:
-                j = i + 1
-                ki = _key(idx[i], greater, dropped, fill)
-                while j < m and _key(idx[j], greater, dropped, fill) == ki:
-                    j += 1
-                for q in range(i, j):
-                    _place(a + q, idx[q], j - i, i, ki, unranked, gain, equal, out)
-                i = j
+        n_rows = row_ptr.shape[0] - 1
+        for blk in numba.prange((n_rows + 63) // 64):
+            keys = np.empty(64, dtype=np.float64)
+            for u in range(blk * 64, min(n_rows, blk * 64 + 64)):
+                a, b = row_ptr[u], row_ptr[u + 1]
+                m = b - a
+                if m <= 64:
+                    for t in range(m):
+                        keys[t] = _key(perm[a + t] if by_perm else a + t, greater, dropped, fill)
+                    for t in range(m):
+                        lt, ahead, eq = _count_place(keys, m, t)
+                        si = perm[a + t] if by_perm else a + t
+                        _place(a + lt + ahead, si, eq, lt, keys[t], unranked, gain, equal, out)
+                    continue
+                comp = np.empty(m, dtype=np.float64)
+                idx = np.empty(m, dtype=np.int64)
+                for t in range(m):
+                    idx[t] = perm[a + t] if by_perm else a + t
+                    comp[t] = _key(idx[t], greater, dropped, fill) * m + t
+                _heapsort(comp, idx)
+                i = 0
+                while i < m:
+                    j = i + 1
+                    ki = _key(idx[i], greater, dropped, fill)
+                    while j < m and _key(idx[j], greater, dropped, fill) == ki:
+                        j += 1
+                    for q in range(i, j):
+                        _place(a + q, idx[q], j - i, i, ki, unranked, gain, equal, out)
+                    i = j
 
     @numba.njit(cache=True, nogil=True)
     def _by_row(user, row_ptr):  # pragma: no cover

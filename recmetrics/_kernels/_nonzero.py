@@ -24,7 +24,11 @@ if HAVE_NUMBA:
     def _compact(row, lo, hi, cols, vals, p, end):  # pragma: no cover
         # branch-free: every cell of row[lo:hi] is written at p, which
         # advances past the nonzero ones; stopping at the row's last nonzero
-        # cell (p == end) keeps every write inside the row's slice
+        # cell (p == end) keeps every write inside the row's slice. (A branch
+        # per cell, taken at the nonzero ones, costs a misprediction at each:
+        # 10,000 x 100 float64 relevance, one thread, AMD EPYC: 1.6, 2.2 and
+        # 5.3 ms for 6 %, 12 % and 45 % nonzero cells, against 1.5, 1.6 and
+        # 1.7 ms so.)
         for c in range(lo, hi):
             v = row[c]
             cols[p] = c
@@ -32,20 +36,6 @@ if HAVE_NUMBA:
             p += np.int64(v != 0)
             if p == end:
                 break
-        return p
-
-    @numba.njit(cache=True, nogil=True)
-    def _compact_sparse(row, lo, hi, cols, vals, p):  # pragma: no cover
-        # a branch per cell, taken only at the nonzero ones: for a block of
-        # word-wide cells, where most cells are zero (measured on 10,000 x
-        # 100 float64 relevance, 6 % nonzero: 1.5 ms instead of 2.8 ms for
-        # the branch-free compaction, which suits the nonzero narrow words)
-        for c in range(lo, hi):
-            v = row[c]
-            if v != 0:
-                cols[p] = c
-                vals[p] = v
-                p += 1
         return p
 
     def _make_nonzero(parallel):
@@ -114,7 +104,7 @@ if HAVE_NUMBA:
                                 p = _compact(row, lo, lo + cells_per_word, cols, vals, p, end)
                     else:
                         lo = k * block
-                        p = _compact_sparse(row, lo, min(lo + block, n_cols), cols, vals, p)
+                        p = _compact(row, lo, min(lo + block, n_cols), cols, vals, p, end)
             return indptr, cols, vals
 
         nonzero.__name__ = nonzero.__qualname__ = (

@@ -77,13 +77,20 @@ def group_mean(f, lo, hi, size):
     deep the untied items sit.
     """
     out = np.zeros(lo.shape[0])
-    single = (size == 1) & (hi > lo)
-    if np.any(single):
-        out[single] = f(hi[single].astype(np.float64))
-    tied = (size > 1) & (hi > lo)
-    if np.any(tied):
-        table = prefix_table(f, hi[tied].max())
-        out[tied] = (table[hi[tied]] - table[lo[tied]]) / size[tied]
+    # only the entries whose group reaches into the cutoff (with a cutoff, and
+    # above all with a Ranking built to a depth, usually a small share) are read
+    live = np.flatnonzero(hi > lo)
+    if live.shape[0] == 0:
+        return out
+    lo, hi, size = lo[live], hi[live], size[live]
+    single = size == 1
+    if single.all():
+        out[live] = f(hi.astype(np.float64))
+        return out
+    out[live[single]] = f(hi[single].astype(np.float64))
+    tied = ~single
+    table = prefix_table(f, hi[tied].max())
+    out[live[tied]] = (table[hi[tied]] - table[lo[tied]]) / size[tied]
     return out
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .._docs import fill_doc
-from .._kernels import tie_groups
+from .._kernels import segment_sums, tie_groups
 from .._validation import check_bool
 
 TIE_POLICIES = ("expected", "optimistic", "pessimistic", "trec_eval")
@@ -297,8 +297,11 @@ class Ranking:
         return self.per_user_sum(in_top(self.start, self.size)) + nonrel
 
     def per_user_sum(self, values: np.ndarray) -> np.ndarray:
-        """Sum entry values per user (vectorised)."""
-        return np.bincount(self.user, weights=values, minlength=self.n_users)
+        """Sum entry values per user, in entry order (``np.bincount``'s sums, bit for bit)."""
+        sums = segment_sums(self.indptr, values)  # compiled, one pass per user
+        if sums is None:
+            return np.bincount(self.user, weights=values, minlength=self.n_users)
+        return sums
 
     def ranks(self) -> np.ndarray:
         """Ranks of the relevant items (1-based; ``inf`` if not ranked).

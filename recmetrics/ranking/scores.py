@@ -339,11 +339,10 @@ def from_scores(
     nnz = ru.shape[0]
     # a depth at or beyond the row leaves nothing out (and may not fit the kernel's int64)
     counted_depth = depth if depth is not None and depth < n_cols else 0
-    greater = np.empty(nnz)
-    equal = np.empty(nnz)
-    eq_after = np.empty(nnz)
     rc64 = rc.astype(np.int64)
     step = max(1, CHUNK_CELLS // max(n_cols, 1)) if progress else n_users
+    if step < n_users:  # filled chunk by chunk (one chunk: the counts as they come)
+        greater, equal, eq_after = np.empty(nnz), np.empty(nnz), np.empty(nnz)
     with tqdm(total=n_users, disable=not progress, desc="ranking users", unit="user") as bar:
         for lo in range(0, n_users, step):  # chunks of users only to report progress
             hi = min(n_users, lo + step)
@@ -361,9 +360,16 @@ def from_scores(
             if bad.any():
                 u = lo + int(np.argmax(bad))
                 _raise_if_bad(S, (u, int(np.argmax(~np.isfinite(S[u])))))
-            greater[a:b], equal[a:b], eq_after[a:b] = g, e, aft
+            if step < n_users:
+                greater[a:b], equal[a:b], eq_after[a:b] = g, e, aft
+            else:
+                greater, equal, eq_after = (x.astype(np.float64) for x in (g, e, aft))
             bar.update(hi - lo)
-    s = np.take(S, ru * n_cols + rc).astype(np.float64, copy=False)  # S is C-contiguous
+    # the relevant entries' scores: under ties='expected', with every entry
+    # retrieved, the counts alone order and group them (no gather from S)
+    s = None
+    if ties != "expected" or not retrieve_nonpositive:
+        s = np.take(S, ru * n_cols + rc).astype(np.float64, copy=False)  # S is C-contiguous
     # relevant items scored <= 0 are not retrieved when asked (torchmetrics);
     # they sit below every positive score, so no other rank changes
     dropped = np.zeros(nnz, dtype=bool) if retrieve_nonpositive else s <= 0
@@ -412,7 +418,9 @@ def _entries_from_counts(
 
     Shared by score matrices and long data frames. For each relevant entry:
     its user ``ru``, item position ``rc`` (tie-break order among tied relevant
-    items), gain ``rg`` and score ``s``; the number of the user's ranked
+    items), gain ``rg`` and score ``s`` (``None`` under ``ties='expected'``
+    when no entry is dropped and the entries come grouped by user: the
+    counts then order them); the number of the user's ranked
     items scored higher (``greater``), equal (``equal``, itself included) and
     equal with a later position in trec_eval's order (``eq_after``);
     ``dropped`` entries are relevant but not ranked (``start = inf``).
