@@ -90,8 +90,9 @@ def _parallel(kernel, *args):
 # a fresh environment (10,000 x 100 scores, five metrics @10: 27 ms a call,
 # 5.6 ms compiled). Each kernel's NumPy work is added up, and the first call
 # that takes the sum past its limit compiles the kernel (cached on disk after
-# that): at most about one limit's worth of NumPy time, 0.2-0.3 s, is spent
-# before compiling, as when one call is large.
+# that): each kernel spends at most about one limit's worth of NumPy time,
+# 0.2-0.3 s, before it is compiled (a large call compiles at once and spends
+# none).
 _NUMPY_MAX_WORK = 1 << 26  # comparisons (count_above), cells (dense_nonzero, NaN check)
 _NUMPY_MAX_ENTRIES = 1 << 21  # entries (tie_groups)
 # id of a kernel -> the work its NumPy path has done in this process
