@@ -339,10 +339,11 @@ def from_scores(
     nnz = ru.shape[0]
     # a depth at or beyond the row leaves nothing out (and may not fit the kernel's int64)
     counted_depth = depth if depth is not None and depth < n_cols else 0
+    greater = np.empty(nnz)
+    equal = np.empty(nnz)
+    eq_after = np.empty(nnz)
     rc64 = rc.astype(np.int64)
     step = max(1, CHUNK_CELLS // max(n_cols, 1)) if progress else n_users
-    if step < n_users:  # filled chunk by chunk (one chunk: the counts as they come)
-        greater, equal, eq_after = np.empty(nnz), np.empty(nnz), np.empty(nnz)
     with tqdm(total=n_users, disable=not progress, desc="ranking users", unit="user") as bar:
         for lo in range(0, n_users, step):  # chunks of users only to report progress
             hi = min(n_users, lo + step)
@@ -360,10 +361,7 @@ def from_scores(
             if bad.any():
                 u = lo + int(np.argmax(bad))
                 _raise_if_bad(S, (u, int(np.argmax(~np.isfinite(S[u])))))
-            if step < n_users:
-                greater[a:b], equal[a:b], eq_after[a:b] = g, e, aft
-            else:
-                greater, equal, eq_after = (x.astype(np.float64) for x in (g, e, aft))
+            greater[a:b], equal[a:b], eq_after[a:b] = g, e, aft
             bar.update(hi - lo)
     # the relevant entries' scores: under ties='expected', with every entry
     # retrieved, the counts alone order and group them (no gather from S)
